@@ -1,0 +1,133 @@
+import type { Limit } from "./limit";
+
+const INITIAL_SLOTS = 16;
+
+/**
+ * BucketStore holds the buckets of one limit within one limiter, keyed by the limiter's keys.
+ *
+ * A bucket is one number: the time, in the limit's internal units since the limiter's epoch, up
+ * to which its tokens are spent. Times live unboxed in a Float64Array and the map holds a slot
+ * index (a small integer), so taking a token writes a number in place and allocates nothing.
+ * An absent bucket is a full one; `gc` deletes full buckets and recycles their slots.
+ */
+export class BucketStore<K> {
+  readonly limit: Limit;
+  readonly count: number;
+  readonly scale: number;
+  readonly tokenUnits: number;
+  readonly periodUnits: number;
+  private readonly epoch: number;
+  private readonly slots = new Map<K, number>();
+  private times = new Float64Array(INITIAL_SLOTS);
+  private free: number[] = [];
+  private next = 0;
+
+  constructor(limit: Limit, epoch: number) {
+    this.limit = limit;
+    this.count = limit.count;
+    this.scale = limit.scale;
+    this.tokenUnits = limit.tokenUnits;
+    this.periodUnits = limit.periodUnits;
+    this.epoch = epoch;
+  }
+
+  /** size is the number of buckets held. */
+  get size(): number {
+    return this.slots.size;
+  }
+
+  /** units converts a clock reading (ms) to this limit's whole internal units. */
+  units(now: number): number {
+    return Math.floor((now - this.epoch) * this.scale);
+  }
+
+  /** cutoff is the bucket's effective time at `nowUnits`: never earlier than one period ago. */
+  cutoff(key: K, nowUnits: number): number {
+    const floor = nowUnits - this.periodUnits;
+    const slot = this.slots.get(key);
+    if (slot === undefined) return floor;
+    const t = this.times[slot] as number;
+    return Math.max(t, floor);
+  }
+
+  /** tokens is the whole number of tokens between `cutoff` and `nowUnits`, within 0..count. */
+  tokens(cutoff: number, nowUnits: number): number {
+    const elapsed = nowUnits - cutoff;
+    if (elapsed <= 0) return 0;
+    // Exact integer division: both operands are integers below 2^53.
+    return (elapsed - (elapsed % this.tokenUnits)) / this.tokenUnits;
+  }
+
+  /** set stores a bucket's time, creating the bucket if needed. */
+  set(key: K, time: number): void {
+    let slot = this.slots.get(key);
+    if (slot === undefined) slot = this.allocate(key);
+    this.times[slot] = time;
+  }
+
+  /**
+   * take is the single-limit fast path of a decision: it consumes `n` (at least 1) tokens and
+   * returns true, or changes nothing and returns false.
+   */
+  take(key: K, now: number, n: number): boolean {
+    const nowUnits = Math.floor((now - this.epoch) * this.scale);
+    const floor = nowUnits - this.periodUnits;
+    const slot = this.slots.get(key);
+    if (slot === undefined) {
+      if (n > this.count) return false;
+      this.times[this.allocate(key)] = floor + n * this.tokenUnits;
+      return true;
+    }
+    const t = this.times[slot] as number;
+    const spent = Math.max(t, floor) + n * this.tokenUnits;
+    if (spent > nowUnits) return false;
+    this.times[slot] = spent;
+    return true;
+  }
+
+  /** delete forgets one key's bucket and reports whether there was one. */
+  delete(key: K): boolean {
+    const slot = this.slots.get(key);
+    if (slot === undefined) return false;
+    this.slots.delete(key);
+    this.free.push(slot);
+    return true;
+  }
+
+  /** gc deletes the buckets that are full at `now` and returns how many it deleted. */
+  gc(now: number): number {
+    const floor = this.units(now) - this.periodUnits;
+    let deleted = 0;
+    for (const [key, slot] of this.slots) {
+      if ((this.times[slot] as number) <= floor) {
+        this.slots.delete(key);
+        this.free.push(slot);
+        deleted++;
+      }
+    }
+    if (this.slots.size === 0) this.clear();
+    return deleted;
+  }
+
+  /** clear forgets every bucket and releases the slot storage. */
+  clear(): void {
+    this.slots.clear();
+    this.times = new Float64Array(INITIAL_SLOTS);
+    this.free = [];
+    this.next = 0;
+  }
+
+  private allocate(key: K): number {
+    let slot = this.free.pop();
+    if (slot === undefined) {
+      slot = this.next++;
+      if (slot === this.times.length) {
+        const grown = new Float64Array(this.times.length * 2);
+        grown.set(this.times);
+        this.times = grown;
+      }
+    }
+    this.slots.set(key, slot);
+    return slot;
+  }
+}

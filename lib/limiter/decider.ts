@@ -1,0 +1,240 @@
+import type { BucketStore } from "./bucket-store";
+import { type Clock, sleepWithTimer } from "./clock";
+import type { BucketDetails, DebugDetails, Details, WaitOptions } from "./types";
+
+/**
+ * Gathered is a decision's working set: the (bucket store, key) pairs of one input, with the
+ * execution time in each store's units and each bucket's cutoff. It is reused across calls so a
+ * decision allocates nothing; decisions are synchronous, so one per decider suffices.
+ */
+export class Gathered {
+  stores: BucketStore<unknown>[] = [];
+  keys: unknown[] = [];
+  nowUnits = new Float64Array(4);
+  cutoffs = new Float64Array(4);
+  length = 0;
+
+  reset(): void {
+    for (let i = 0; i < this.length; i++) this.keys[i] = undefined;
+    this.length = 0;
+  }
+
+  /** add appends a bucket unless the same store already appears (equal limits count once). */
+  add(store: BucketStore<unknown>, key: unknown): void {
+    for (let i = 0; i < this.length; i++) {
+      if (this.stores[i] === store) return;
+    }
+    if (this.length === this.nowUnits.length) {
+      const nowUnits = new Float64Array(this.length * 2);
+      nowUnits.set(this.nowUnits);
+      this.nowUnits = nowUnits;
+      const cutoffs = new Float64Array(this.length * 2);
+      cutoffs.set(this.cutoffs);
+      this.cutoffs = cutoffs;
+    }
+    this.stores[this.length] = store;
+    this.keys[this.length] = key;
+    this.length++;
+  }
+}
+
+/** assertTokens throws a RangeError unless `n` is a non-negative safe integer. */
+export function assertTokens(n: number): void {
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new RangeError(`n must be a non-negative integer, got ${n}`);
+  }
+}
+
+/**
+ * Decider implements the method set shared by a Limiter and a combination of limiters, on top
+ * of `gather`, which lists the buckets an input touches.
+ */
+export abstract class Decider<I> {
+  protected abstract readonly clock: Clock;
+  protected readonly gathered = new Gathered();
+
+  /** gather lists the input's buckets into `into`, in order: limiter, then limit. */
+  protected abstract gatherInto(input: I, into: Gathered): void;
+  /** gc deletes every full bucket and returns how many it deleted; decisions are unchanged. */
+  abstract gc(): number;
+  /** clear forgets every bucket. */
+  abstract clear(): void;
+  /** size is the number of buckets held. */
+  abstract get size(): number;
+
+  /** allow takes one token from every bucket of the input, or none; true when it took them. */
+  allow(input: I): boolean {
+    return this.allowN(input, 1);
+  }
+
+  /** allowN takes `n` tokens from every bucket of the input, or none. */
+  allowN(input: I, n: number): boolean {
+    assertTokens(n);
+    const g = this.prepare(input, this.clock.now());
+    const allowed = this.check(g, n);
+    if (allowed) this.consume(g, n);
+    g.reset();
+    return allowed;
+  }
+
+  /** allowWithDetails is `allow` reporting the decision's Details. */
+  allowWithDetails(input: I): Details {
+    return this.allowNWithDetails(input, 1);
+  }
+
+  /** allowNWithDetails is `allowN` reporting the decision's Details. */
+  allowNWithDetails(input: I, n: number): Details {
+    return this.decide(input, n, true, false);
+  }
+
+  /** allowWithDebug is `allow` reporting Details and each bucket's. */
+  allowWithDebug(input: I): DebugDetails {
+    return this.allowNWithDebug(input, 1);
+  }
+
+  /** allowNWithDebug is `allowN` reporting Details and each bucket's. */
+  allowNWithDebug(input: I, n: number): DebugDetails {
+    return this.decide(input, n, true, true) as DebugDetails;
+  }
+
+  /** peek reports whether `allow` would succeed now, consuming nothing and creating no bucket. */
+  peek(input: I): boolean {
+    return this.peekN(input, 1);
+  }
+
+  /** peekN reports whether `allowN` would succeed now, consuming nothing and creating no bucket. */
+  peekN(input: I, n: number): boolean {
+    assertTokens(n);
+    const g = this.prepare(input, this.clock.now());
+    const allowed = this.check(g, n);
+    g.reset();
+    return allowed;
+  }
+
+  /**
+   * peekWithDetails is `peek` with Details: `tokensConsumed` is 0 and `tokensRemaining` the
+   * tokens there are now; `retryAfterMs` is as `allow` would report it.
+   */
+  peekWithDetails(input: I): Details {
+    return this.peekNWithDetails(input, 1);
+  }
+
+  /** peekNWithDetails is `peekN` with Details (see `peekWithDetails`). */
+  peekNWithDetails(input: I, n: number): Details {
+    return this.decide(input, n, false, false);
+  }
+
+  /** peekWithDebug is `peek` with Details and each bucket's. */
+  peekWithDebug(input: I): DebugDetails {
+    return this.peekNWithDebug(input, 1);
+  }
+
+  /** peekNWithDebug is `peekN` with Details and each bucket's. */
+  peekNWithDebug(input: I, n: number): DebugDetails {
+    return this.decide(input, n, false, true) as DebugDetails;
+  }
+
+  /** wait resolves with the Details of the first allowed `allow`; see `waitN`. */
+  wait(input: I, options?: WaitOptions): Promise<Details> {
+    return this.waitN(input, 1, options);
+  }
+
+  /**
+   * waitN retries `allowN` after each retry-after until it is allowed and resolves with its
+   * Details. It rejects with the signal's reason when `options.signal` aborts, and with a
+   * RangeError when `n` exceeds a limit's count (it could never pass).
+   */
+  async waitN(input: I, n: number, options?: WaitOptions): Promise<Details> {
+    assertTokens(n);
+    const signal = options?.signal;
+    const sleep = this.clock.sleep ? this.clock.sleep.bind(this.clock) : sleepWithTimer;
+    for (;;) {
+      if (signal?.aborted) throw signal.reason;
+      const details = this.allowNWithDetails(input, n);
+      if (details.allowed) return details;
+      if (details.retryAfterMs === Number.POSITIVE_INFINITY) {
+        throw new RangeError(`n (${n}) exceeds the count of a limit: waiting would never end`);
+      }
+      await sleep(details.retryAfterMs, signal);
+    }
+  }
+
+  private prepare(input: I, now: number): Gathered {
+    const g = this.gathered;
+    g.reset();
+    this.gatherInto(input, g);
+    for (let i = 0; i < g.length; i++) {
+      const store = g.stores[i] as BucketStore<unknown>;
+      const nowUnits = store.units(now);
+      g.nowUnits[i] = nowUnits;
+      g.cutoffs[i] = store.cutoff(g.keys[i], nowUnits);
+    }
+    return g;
+  }
+
+  private check(g: Gathered, n: number): boolean {
+    if (n === 0) return true;
+    for (let i = 0; i < g.length; i++) {
+      const store = g.stores[i] as BucketStore<unknown>;
+      if ((g.cutoffs[i] as number) + n * store.tokenUnits > (g.nowUnits[i] as number)) return false;
+    }
+    return true;
+  }
+
+  private consume(g: Gathered, n: number): void {
+    if (n === 0) return;
+    for (let i = 0; i < g.length; i++) {
+      const store = g.stores[i] as BucketStore<unknown>;
+      store.set(g.keys[i], (g.cutoffs[i] as number) + n * store.tokenUnits);
+    }
+  }
+
+  private decide(input: I, n: number, take: boolean, debug: boolean): Details | DebugDetails {
+    assertTokens(n);
+    const now = this.clock.now();
+    const g = this.prepare(input, now);
+    const allowed = this.check(g, n);
+    const consumed = allowed && take ? n : 0;
+    let remaining = Number.POSITIVE_INFINITY;
+    let retryAfterMs = 0;
+    const buckets: BucketDetails[] | undefined = debug ? [] : undefined;
+    for (let i = 0; i < g.length; i++) {
+      const store = g.stores[i] as BucketStore<unknown>;
+      const nowUnits = g.nowUnits[i] as number;
+      const cutoff = g.cutoffs[i] as number;
+      const own = store.tokens(cutoff, nowUnits);
+      const left = own - consumed;
+      if (left < remaining) remaining = left;
+      const ownAllowed = n === 0 || cutoff + n * store.tokenUnits <= nowUnits;
+      let ownRetry = 0;
+      if (!ownAllowed) {
+        ownRetry =
+          n > store.count
+            ? Number.POSITIVE_INFINITY
+            : (cutoff + n * store.tokenUnits - nowUnits) / store.scale;
+      }
+      if (!allowed && ownRetry > retryAfterMs) retryAfterMs = ownRetry;
+      buckets?.push({
+        allowed: ownAllowed,
+        executionTime: now,
+        tokensRequested: n,
+        tokensConsumed: consumed,
+        tokensRemaining: left,
+        retryAfterMs: ownRetry,
+        limit: store.limit,
+        key: g.keys[i],
+      });
+    }
+    if (allowed && take) this.consume(g, n);
+    g.reset();
+    const details: Details = {
+      allowed,
+      executionTime: now,
+      tokensRequested: n,
+      tokensConsumed: consumed,
+      tokensRemaining: remaining,
+      retryAfterMs,
+    };
+    return buckets ? { ...details, buckets } : details;
+  }
+}

@@ -1,0 +1,12 @@
+export { type Clock, systemClock } from "./clock";
+export { type CombinedLimiter, combine } from "./combine";
+export { formatPeriod, Limit, limit, type Period, parsePeriod } from "./limit";
+export { Limiter, type LimiterOptions } from "./limiter";
+export type {
+  BucketDetails,
+  DebugDetails,
+  Details,
+  KeyFunc,
+  LimitFunc,
+  WaitOptions,
+} from "./types";
