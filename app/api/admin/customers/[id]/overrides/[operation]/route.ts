@@ -1,0 +1,32 @@
+import { clearOverride, setOverride } from "@/lib/admin/customers";
+import { respond } from "@/lib/admin/respond";
+import { withOperator } from "@/lib/auth/guard";
+import { notFound, parseBody, parseId } from "@/lib/http";
+import { overrideSchema } from "@/lib/schemas/customer.schema";
+import { operationSchema } from "@/lib/schemas/limit.schema";
+
+type Params = { id: string; operation: string };
+
+function target(params: Params) {
+  const id = parseId(params.id);
+  const operation = operationSchema.safeParse(params.operation);
+  return id === null || !operation.success ? null : { id, operation: operation.data };
+}
+
+/** PUT /api/admin/customers/:id/overrides/:operation sets the customer's limits for reads or writes. */
+export const PUT = withOperator<Params>(async ({ request, params, actor, runtime }) => {
+  const t = target(params);
+  if (!t) return notFound();
+  const parsed = await parseBody(request, overrideSchema);
+  if (!parsed.ok) return parsed.response;
+  return respond(setOverride(runtime, actor, t.id, t.operation, parsed.data), (overrides) => ({
+    overrides,
+  }));
+});
+
+/** DELETE /api/admin/customers/:id/overrides/:operation clears it: the plan applies again. */
+export const DELETE = withOperator<Params>(({ params, actor, runtime }) => {
+  const t = target(params);
+  if (!t) return notFound();
+  return respond(clearOverride(runtime, actor, t.id, t.operation), (overrides) => ({ overrides }));
+});

@@ -1,0 +1,23 @@
+import { listCustomers } from "@/db/queries/customers";
+import { createCustomer } from "@/lib/admin/customers";
+import { respond } from "@/lib/admin/respond";
+import { withOperator } from "@/lib/auth/guard";
+import { json, parseBody } from "@/lib/http";
+import { customerCreateSchema } from "@/lib/schemas/customer.schema";
+
+/** GET /api/admin/customers lists customers with their traffic over the last 5 minutes. */
+export const GET = withOperator(({ runtime }) => {
+  const totals = runtime.traffic.totals(runtime.clock.now(), 300);
+  const customers = listCustomers(runtime.db).map((c) => ({
+    ...c,
+    traffic: totals.get(c.id) ?? { allowed: 0, denied: 0 },
+  }));
+  return json({ customers });
+});
+
+/** POST /api/admin/customers creates a customer; the response shows its API key, once. */
+export const POST = withOperator(async ({ request, actor, runtime }) => {
+  const parsed = await parseBody(request, customerCreateSchema);
+  if (!parsed.ok) return parsed.response;
+  return respond(createCustomer(runtime, actor, parsed.data), (value) => value, 201);
+});

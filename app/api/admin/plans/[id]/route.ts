@@ -1,0 +1,31 @@
+import { getPlan } from "@/db/queries/plans";
+import { deletePlan, updatePlan } from "@/lib/admin/plans";
+import { respond } from "@/lib/admin/respond";
+import { withOperator } from "@/lib/auth/guard";
+import { json, notFound, parseBody, parseId } from "@/lib/http";
+import { planUpdateSchema } from "@/lib/schemas/plan.schema";
+
+type Params = { id: string };
+
+/** GET /api/admin/plans/:id returns a plan with its limits. */
+export const GET = withOperator<Params>(({ params, runtime }) => {
+  const id = parseId(params.id);
+  const plan = id === null ? undefined : getPlan(runtime.db, id);
+  return plan ? json({ plan }) : notFound("Plan not found");
+});
+
+/** PATCH /api/admin/plans/:id edits a plan; given limits replace all of its limits. */
+export const PATCH = withOperator<Params>(async ({ request, params, actor, runtime }) => {
+  const id = parseId(params.id);
+  if (id === null) return notFound("Plan not found");
+  const parsed = await parseBody(request, planUpdateSchema);
+  if (!parsed.ok) return parsed.response;
+  return respond(updatePlan(runtime, actor, id, parsed.data), (plan) => ({ plan }));
+});
+
+/** DELETE /api/admin/plans/:id deletes a plan that has no customers. */
+export const DELETE = withOperator<Params>(({ params, actor, runtime }) => {
+  const id = parseId(params.id);
+  if (id === null) return notFound("Plan not found");
+  return respond(deletePlan(runtime, actor, id), () => null, 204);
+});

@@ -1,0 +1,22 @@
+import { listPlans } from "@/db/queries/plans";
+import { createPlan } from "@/lib/admin/plans";
+import { respond } from "@/lib/admin/respond";
+import { withOperator } from "@/lib/auth/guard";
+import { json, parseBody } from "@/lib/http";
+import { planCreateSchema } from "@/lib/schemas/plan.schema";
+
+/** GET /api/admin/plans lists plans with their limits and customer counts. */
+export const GET = withOperator(({ runtime }) => {
+  const counts = new Map<number, number>();
+  for (const c of runtime.policy.snapshot.byId.values())
+    counts.set(c.planId, (counts.get(c.planId) ?? 0) + 1);
+  const plans = listPlans(runtime.db).map((p) => ({ ...p, customerCount: counts.get(p.id) ?? 0 }));
+  return json({ plans });
+});
+
+/** POST /api/admin/plans creates a plan. */
+export const POST = withOperator(async ({ request, actor, runtime }) => {
+  const parsed = await parseBody(request, planCreateSchema);
+  if (!parsed.ok) return parsed.response;
+  return respond(createPlan(runtime, actor, parsed.data), (plan) => ({ plan }), 201);
+});

@@ -1,0 +1,49 @@
+import { cookieValue } from "@/lib/auth/guard";
+import { SESSION_COOKIE } from "@/lib/auth/operator";
+import { json, parseBody, problem } from "@/lib/http";
+import { getRuntime } from "@/lib/runtime";
+import { loginSchema } from "@/lib/schemas/session.schema";
+
+function clientAddress(request: Request): string {
+  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "local";
+}
+
+function sessionCookie(request: Request, value: string, maxAgeSeconds: number): string {
+  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
+  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+/** GET /api/admin/session tells whether the caller is signed in. */
+export function GET(request: Request): Response {
+  const actor = getRuntime().auth.actorOf(cookieValue(request, SESSION_COOKIE));
+  return actor ? json({ actor }) : problem(401, "Not signed in");
+}
+
+/** POST /api/admin/session signs the operator in with the admin password. */
+export async function POST(request: Request): Promise<Response> {
+  const runtime = getRuntime();
+  const attempt = runtime.loginLimiter.allowWithDetails(clientAddress(request));
+  if (!attempt.allowed) {
+    const retry = String(Math.max(1, Math.ceil(attempt.retryAfterMs / 1000)));
+    return problem(429, "Too many sign-in attempts", {}, { "Retry-After": retry });
+  }
+  const parsed = await parseBody(request, loginSchema);
+  if (!parsed.ok) return parsed.response;
+  const session = runtime.auth.login(parsed.data.password);
+  if (!session) return problem(401, "Wrong password", { errors: { password: ["Wrong password"] } });
+  const maxAge = Math.floor((session.expiresAt - runtime.clock.now()) / 1000);
+  return json(
+    { actor: "admin", expiresAt: session.expiresAt },
+    { headers: { "Set-Cookie": sessionCookie(request, session.token, maxAge) } },
+  );
+}
+
+/** DELETE /api/admin/session signs the operator out. */
+export function DELETE(request: Request): Response {
+  const token = cookieValue(request, SESSION_COOKIE);
+  if (token) getRuntime().auth.logout(token);
+  return new Response(null, {
+    status: 204,
+    headers: { "Set-Cookie": sessionCookie(request, "", 0) },
+  });
+}

@@ -1,0 +1,14 @@
+import { insertItems } from "@/db/queries/items";
+import { json } from "@/lib/http";
+import { protect } from "@/lib/policy/protect";
+import { itemBulkCreateSchema } from "@/lib/schemas/item.schema";
+
+/** POST /api/v1/items/bulk creates several items in one transaction; it costs one token per item. */
+export const POST = protect(
+  { body: itemBulkCreateSchema, cost: (body) => body.items.length },
+  ({ body, customer, runtime }) => {
+    const now = runtime.clock.now();
+    const items = runtime.db.transaction((tx) => insertItems(tx, customer.id, body.items, now));
+    return json({ items }, { status: 201 });
+  },
+);

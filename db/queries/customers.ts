@@ -1,0 +1,122 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Tx } from "../client";
+import { customers, limitOverrides, plans } from "../schema";
+import type { Operation } from "../schema/operations";
+
+/** CustomerRow is a stored customer (the key hash stays in the database layer's callers). */
+export type CustomerRow = typeof customers.$inferSelect;
+
+/** OverrideRow is a stored override limit. */
+export type OverrideRow = typeof limitOverrides.$inferSelect;
+
+/** CustomerView is a customer as operators see it: no key hash, with its plan's slug and name. */
+export interface CustomerView {
+  id: number;
+  name: string;
+  planId: number;
+  planSlug: string;
+  planName: string;
+  status: "active" | "suspended";
+  apiKeyPrefix: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+const viewColumns = {
+  id: customers.id,
+  name: customers.name,
+  planId: customers.planId,
+  planSlug: plans.slug,
+  planName: plans.name,
+  status: customers.status,
+  apiKeyPrefix: customers.apiKeyPrefix,
+  createdAt: customers.createdAt,
+  updatedAt: customers.updatedAt,
+};
+
+/** listCustomers returns every customer, by name. */
+export function listCustomers(tx: Tx): CustomerView[] {
+  return tx
+    .select(viewColumns)
+    .from(customers)
+    .innerJoin(plans, eq(plans.id, customers.planId))
+    .orderBy(asc(customers.name), asc(customers.id))
+    .all();
+}
+
+/** getCustomer returns one customer, or undefined. */
+export function getCustomer(tx: Tx, id: number): CustomerView | undefined {
+  return tx
+    .select(viewColumns)
+    .from(customers)
+    .innerJoin(plans, eq(plans.id, customers.planId))
+    .where(eq(customers.id, id))
+    .get();
+}
+
+/** listCustomerRows returns every stored customer row, key hashes included (for the policy). */
+export function listCustomerRows(tx: Tx): CustomerRow[] {
+  return tx.select().from(customers).all();
+}
+
+/** insertCustomer stores a new customer and returns its id. */
+export function insertCustomer(
+  tx: Tx,
+  values: { name: string; planId: number; apiKeyHash: string; apiKeyPrefix: string },
+  now: number,
+): number {
+  return tx
+    .insert(customers)
+    .values({ ...values, status: "active", createdAt: now, updatedAt: now })
+    .returning({ id: customers.id })
+    .get().id;
+}
+
+/** updateCustomerRow changes a customer's fields. */
+export function updateCustomerRow(
+  tx: Tx,
+  id: number,
+  values: Partial<Pick<CustomerRow, "name" | "planId" | "status" | "apiKeyHash" | "apiKeyPrefix">>,
+  now: number,
+): void {
+  tx.update(customers)
+    .set({ ...values, updatedAt: now })
+    .where(eq(customers.id, id))
+    .run();
+}
+
+/** deleteCustomerRow deletes a customer; its items and overrides cascade. */
+export function deleteCustomerRow(tx: Tx, id: number): void {
+  tx.delete(customers).where(eq(customers.id, id)).run();
+}
+
+/** listOverrides returns every override limit row. */
+export function listOverrides(tx: Tx): OverrideRow[] {
+  return tx.select().from(limitOverrides).all();
+}
+
+/** listCustomerOverrides returns one customer's override rows. */
+export function listCustomerOverrides(tx: Tx, customerId: number): OverrideRow[] {
+  return tx.select().from(limitOverrides).where(eq(limitOverrides.customerId, customerId)).all();
+}
+
+/** replaceOverride replaces a customer's override for one operation (no limits clears it). */
+export function replaceOverride(
+  tx: Tx,
+  customerId: number,
+  operation: Operation,
+  limits: { count: number; periodMs: number }[],
+  expiresAt: number | null,
+  now: number,
+): void {
+  tx.delete(limitOverrides).where(eqCustomerOperation(customerId, operation)).run();
+  if (limits.length > 0) {
+    tx.insert(limitOverrides)
+      .values(limits.map((l) => ({ customerId, operation, ...l, expiresAt, createdAt: now })))
+      .run();
+  }
+}
+
+function eqCustomerOperation(customerId: number, operation: Operation) {
+  return and(eq(limitOverrides.customerId, customerId), eq(limitOverrides.operation, operation));
+}

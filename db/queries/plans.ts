@@ -1,0 +1,128 @@
+import { asc, count, eq } from "drizzle-orm";
+import type { Tx } from "../client";
+import { customers, planLimits, plans } from "../schema";
+import type { Operation } from "../schema/operations";
+
+/** LimitValues is one limit row without its owner. */
+export interface LimitValues {
+  operation: Operation;
+  count: number;
+  periodMs: number;
+}
+
+/** PlanWithLimits is a plan and its limits, ordered by operation then period. */
+export interface PlanWithLimits {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+  createdAt: number;
+  updatedAt: number;
+  limits: LimitValues[];
+}
+
+function sortLimits(limits: LimitValues[]): LimitValues[] {
+  return limits.sort(
+    (a, b) =>
+      a.operation.localeCompare(b.operation) || a.periodMs - b.periodMs || a.count - b.count,
+  );
+}
+
+/** listPlans returns every plan with its limits, by name. */
+export function listPlans(tx: Tx): PlanWithLimits[] {
+  const rows = tx.select().from(plans).orderBy(asc(plans.name)).all();
+  const limitRows = tx.select().from(planLimits).all();
+  return rows.map((plan) => ({
+    ...plan,
+    limits: sortLimits(
+      limitRows
+        .filter((l) => l.planId === plan.id)
+        .map(({ operation, count, periodMs }) => ({ operation, count, periodMs })),
+    ),
+  }));
+}
+
+/** getPlan returns one plan with its limits, or undefined. */
+export function getPlan(tx: Tx, id: number): PlanWithLimits | undefined {
+  const plan = tx.select().from(plans).where(eq(plans.id, id)).get();
+  if (!plan) return undefined;
+  const limits = tx
+    .select({
+      operation: planLimits.operation,
+      count: planLimits.count,
+      periodMs: planLimits.periodMs,
+    })
+    .from(planLimits)
+    .where(eq(planLimits.planId, id))
+    .all();
+  return { ...plan, limits: sortLimits(limits) };
+}
+
+/** getPlanBySlug returns the plan with that slug, or undefined. */
+export function getPlanBySlug(tx: Tx, slug: string): PlanWithLimits | undefined {
+  const plan = tx.select({ id: plans.id }).from(plans).where(eq(plans.slug, slug)).get();
+  return plan ? getPlan(tx, plan.id) : undefined;
+}
+
+/** insertPlan creates a plan with its limits and returns it. */
+export function insertPlan(
+  tx: Tx,
+  values: { slug: string; name: string; description: string; limits: LimitValues[] },
+  now: number,
+): PlanWithLimits {
+  const plan = tx
+    .insert(plans)
+    .values({
+      slug: values.slug,
+      name: values.name,
+      description: values.description,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .get();
+  replacePlanLimits(tx, plan.id, values.limits);
+  return getPlan(tx, plan.id) as PlanWithLimits;
+}
+
+/** updatePlanRow changes a plan's own fields. */
+export function updatePlanRow(
+  tx: Tx,
+  id: number,
+  values: { slug?: string; name?: string; description?: string },
+  now: number,
+): void {
+  tx.update(plans)
+    .set({ ...values, updatedAt: now })
+    .where(eq(plans.id, id))
+    .run();
+}
+
+/** replacePlanLimits replaces all of a plan's limits. */
+export function replacePlanLimits(tx: Tx, planId: number, limits: LimitValues[]): void {
+  tx.delete(planLimits).where(eq(planLimits.planId, planId)).run();
+  if (limits.length > 0) {
+    tx.insert(planLimits)
+      .values(
+        limits.map((l) => ({
+          planId,
+          operation: l.operation,
+          count: l.count,
+          periodMs: l.periodMs,
+        })),
+      )
+      .run();
+  }
+}
+
+/** countCustomersOnPlan returns how many customers a plan has. */
+export function countCustomersOnPlan(tx: Tx, planId: number): number {
+  return (
+    tx.select({ n: count() }).from(customers).where(eq(customers.planId, planId)).get()?.n ?? 0
+  );
+}
+
+/** deletePlanRow deletes a plan (its limits cascade). */
+export function deletePlanRow(tx: Tx, id: number): void {
+  tx.delete(plans).where(eq(plans.id, id)).run();
+}

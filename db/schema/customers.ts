@@ -1,0 +1,28 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { plans } from "./plans";
+
+/** CUSTOMER_STATUSES: a suspended customer's requests are refused with 403. */
+export const CUSTOMER_STATUSES = ["active", "suspended"] as const;
+
+/** customers call the API with a key; only its SHA-256 hash and a short prefix are stored. */
+export const customers = sqliteTable(
+  "customers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    planId: integer("plan_id")
+      .notNull()
+      .references(() => plans.id, { onDelete: "restrict" }),
+    status: text("status", { enum: CUSTOMER_STATUSES }).notNull().default("active"),
+    apiKeyHash: text("api_key_hash").notNull().unique(),
+    apiKeyPrefix: text("api_key_prefix").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    check("customers_status", sql`${t.status} IN ('active', 'suspended')`),
+    check("customers_name_not_empty", sql`length(trim(${t.name})) > 0`),
+    index("customers_plan").on(t.planId),
+  ],
+);

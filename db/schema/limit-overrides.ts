@@ -1,0 +1,30 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { customers } from "./customers";
+import { OPERATIONS } from "./operations";
+
+/**
+ * limitOverrides replace a plan's limits for one customer and one operation. All rows of a
+ * (customer, operation) share one optional expiry (ms since the epoch) after which the plan's
+ * limits apply again.
+ */
+export const limitOverrides = sqliteTable(
+  "limit_overrides",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    operation: text("operation", { enum: OPERATIONS }).notNull(),
+    count: integer("count").notNull(),
+    periodMs: integer("period_ms").notNull(),
+    expiresAt: integer("expires_at"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    check("limit_overrides_operation", sql`${t.operation} IN ('read', 'write')`),
+    check("limit_overrides_count_positive", sql`${t.count} > 0`),
+    check("limit_overrides_period_positive", sql`${t.periodMs} > 0`),
+    index("limit_overrides_customer").on(t.customerId, t.operation),
+  ],
+);

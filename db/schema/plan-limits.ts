@@ -1,0 +1,25 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, sqliteTable, text, unique } from "drizzle-orm/sqlite-core";
+import { OPERATIONS } from "./operations";
+import { plans } from "./plans";
+
+/** planLimits are a plan's limits: several per operation (a burst and a sustained one, say). */
+export const planLimits = sqliteTable(
+  "plan_limits",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    planId: integer("plan_id")
+      .notNull()
+      .references(() => plans.id, { onDelete: "cascade" }),
+    operation: text("operation", { enum: OPERATIONS }).notNull(),
+    count: integer("count").notNull(),
+    periodMs: integer("period_ms").notNull(),
+  },
+  (t) => [
+    check("plan_limits_operation", sql`${t.operation} IN ('read', 'write')`),
+    check("plan_limits_count_positive", sql`${t.count} > 0`),
+    check("plan_limits_period_positive", sql`${t.periodMs} > 0`),
+    unique("plan_limits_unique").on(t.planId, t.operation, t.count, t.periodMs),
+    index("plan_limits_plan").on(t.planId),
+  ],
+);

@@ -1,0 +1,214 @@
+import {
+  type CustomerView,
+  deleteCustomerRow,
+  getCustomer,
+  insertCustomer,
+  listCustomerOverrides,
+  replaceOverride,
+  updateCustomerRow,
+} from "@/db/queries/customers";
+import { getPlan } from "@/db/queries/plans";
+import type { Operation } from "@/db/schema/operations";
+import { generateApiKey } from "@/lib/policy/api-key";
+import { bucketKey } from "@/lib/policy/snapshot";
+import type { Runtime } from "@/lib/runtime";
+import type { CustomerCreate, CustomerUpdate, OverrideInput } from "@/lib/schemas/customer.schema";
+import { audit } from "./audit";
+import type { Outcome } from "./plans";
+
+const notFound = { ok: false, status: 404, title: "Customer not found" } as const;
+const noPlan = {
+  ok: false,
+  status: 400,
+  title: "Invalid request",
+  errors: { planId: ["No such plan"] },
+} as const;
+
+/** OverrideView is a customer's override for one operation. */
+export interface OverrideView {
+  limits: { count: number; periodMs: number }[];
+  expiresAt: number | null;
+}
+
+/** overridesOf groups a customer's stored override rows by operation. */
+export function overridesOf(
+  rt: Runtime,
+  customerId: number,
+): Partial<Record<Operation, OverrideView>> {
+  const result: Partial<Record<Operation, OverrideView>> = {};
+  for (const row of listCustomerOverrides(rt.db, customerId)) {
+    const entry = (result[row.operation] ??= { limits: [], expiresAt: row.expiresAt });
+    entry.limits.push({ count: row.count, periodMs: row.periodMs });
+  }
+  return result;
+}
+
+/** createCustomer stores a customer with a new API key; the key is returned once, never stored. */
+export function createCustomer(
+  rt: Runtime,
+  actor: string,
+  input: CustomerCreate,
+): Outcome<{ customer: CustomerView; apiKey: string }> {
+  const now = rt.clock.now();
+  const key = generateApiKey();
+  const result = rt.db.transaction((tx): Outcome<{ customer: CustomerView; apiKey: string }> => {
+    if (!getPlan(tx, input.planId)) return noPlan;
+    const id = insertCustomer(
+      tx,
+      { ...input, apiKeyHash: key.hash, apiKeyPrefix: key.prefix },
+      now,
+    );
+    const customer = getCustomer(tx, id) as CustomerView;
+    audit(tx, {
+      actor,
+      action: "customer.create",
+      entityType: "customer",
+      entityId: id,
+      before: null,
+      after: customer,
+      at: now,
+    });
+    return { ok: true, value: { customer, apiKey: key.key } };
+  });
+  if (result.ok) rt.policy.reload();
+  return result;
+}
+
+/** updateCustomer changes a customer's name, plan or status (suspend and reactivate). */
+export function updateCustomer(
+  rt: Runtime,
+  actor: string,
+  id: number,
+  input: CustomerUpdate,
+): Outcome<CustomerView> {
+  const now = rt.clock.now();
+  const result = rt.db.transaction((tx): Outcome<CustomerView> => {
+    const before = getCustomer(tx, id);
+    if (!before) return notFound;
+    if (input.planId !== undefined && !getPlan(tx, input.planId)) return noPlan;
+    updateCustomerRow(tx, id, input, now);
+    const after = getCustomer(tx, id) as CustomerView;
+    const action =
+      input.status && input.status !== before.status
+        ? `customer.${input.status === "suspended" ? "suspend" : "activate"}`
+        : "customer.update";
+    audit(tx, { actor, action, entityType: "customer", entityId: id, before, after, at: now });
+    return { ok: true, value: after };
+  });
+  if (result.ok) rt.policy.reload();
+  return result;
+}
+
+/** rotateKey replaces a customer's API key: the old one stops working at once. */
+export function rotateKey(
+  rt: Runtime,
+  actor: string,
+  id: number,
+): Outcome<{ customer: CustomerView; apiKey: string }> {
+  const now = rt.clock.now();
+  const key = generateApiKey();
+  const result = rt.db.transaction((tx): Outcome<{ customer: CustomerView; apiKey: string }> => {
+    const before = getCustomer(tx, id);
+    if (!before) return notFound;
+    updateCustomerRow(tx, id, { apiKeyHash: key.hash, apiKeyPrefix: key.prefix }, now);
+    const customer = getCustomer(tx, id) as CustomerView;
+    audit(tx, {
+      actor,
+      action: "customer.rotate-key",
+      entityType: "customer",
+      entityId: id,
+      before: { apiKeyPrefix: before.apiKeyPrefix },
+      after: { apiKeyPrefix: customer.apiKeyPrefix },
+      at: now,
+    });
+    return { ok: true, value: { customer, apiKey: key.key } };
+  });
+  if (result.ok) rt.policy.reload();
+  return result;
+}
+
+/** deleteCustomer removes a customer, its items, overrides, buckets and traffic. */
+export function deleteCustomer(rt: Runtime, actor: string, id: number): Outcome<null> {
+  const now = rt.clock.now();
+  const result = rt.db.transaction((tx): Outcome<null> => {
+    const before = getCustomer(tx, id);
+    if (!before) return notFound;
+    deleteCustomerRow(tx, id);
+    audit(tx, {
+      actor,
+      action: "customer.delete",
+      entityType: "customer",
+      entityId: id,
+      before,
+      after: null,
+      at: now,
+    });
+    return { ok: true, value: null };
+  });
+  if (result.ok) {
+    rt.policy.reload();
+    resetBuckets(rt, id);
+    rt.traffic.forgetCustomer(id);
+  }
+  return result;
+}
+
+/** setOverride replaces a customer's limits for one operation, until an optional expiry. */
+export function setOverride(
+  rt: Runtime,
+  actor: string,
+  id: number,
+  operation: Operation,
+  input: OverrideInput,
+): Outcome<Partial<Record<Operation, OverrideView>>> {
+  const now = rt.clock.now();
+  if (input.expiresAt !== null && input.expiresAt <= now) {
+    return {
+      ok: false,
+      status: 400,
+      title: "Invalid request",
+      errors: { expiresAt: ["Expiry must be in the future"] },
+    };
+  }
+  return changeOverride(rt, actor, id, operation, input.limits, input.expiresAt, "override.set");
+}
+
+/** clearOverride removes a customer's override for one operation: the plan applies again. */
+export function clearOverride(rt: Runtime, actor: string, id: number, operation: Operation) {
+  return changeOverride(rt, actor, id, operation, [], null, "override.clear");
+}
+
+function changeOverride(
+  rt: Runtime,
+  actor: string,
+  id: number,
+  operation: Operation,
+  limits: { count: number; periodMs: number }[],
+  expiresAt: number | null,
+  action: string,
+): Outcome<Partial<Record<Operation, OverrideView>>> {
+  const now = rt.clock.now();
+  const result = rt.db.transaction((tx): Outcome<Partial<Record<Operation, OverrideView>>> => {
+    if (!getCustomer(tx, id)) return notFound;
+    const before = overridesOf(rt, id)[operation] ?? null;
+    replaceOverride(tx, id, operation, limits, expiresAt, now);
+    const after = overridesOf(rt, id);
+    audit(tx, {
+      actor,
+      action,
+      entityType: "customer",
+      entityId: id,
+      before: { operation, override: before },
+      after: { operation, override: after[operation] ?? null },
+      at: now,
+    });
+    return { ok: true, value: after };
+  });
+  if (result.ok) rt.policy.reload();
+  return result;
+}
+
+/** resetBuckets forgets a customer's buckets: both operations start full again. */
+export function resetBuckets(rt: Runtime, id: number): number {
+  return rt.limiter.forget(bucketKey(id, "read")) + rt.limiter.forget(bucketKey(id, "write"));
+}

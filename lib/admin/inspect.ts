@@ -1,0 +1,86 @@
+import type { Operation } from "@/db/schema/operations";
+import { OPERATIONS } from "@/db/schema/operations";
+import type { DebugDetails } from "@/lib/limiter";
+import type { RequestInput } from "@/lib/policy/decision";
+import { type CustomerPolicy, limitsFor } from "@/lib/policy/snapshot";
+import type { Runtime } from "@/lib/runtime";
+
+/** BucketView is one bucket as the inspector shows it. */
+export interface BucketView {
+  limit: { count: number; periodMs: number };
+  remaining: number;
+  capacity: number;
+  retryAfterMs: number;
+  allowed: boolean;
+  executionTime: number;
+}
+
+/** DecisionView is one operation's decision (peeked or made), with its buckets. */
+export interface DecisionView {
+  source: "plan" | "override";
+  allowed: boolean;
+  tokensRequested: number;
+  tokensConsumed: number;
+  tokensRemaining: number | null;
+  retryAfterMs: number | null;
+  executionTime: number;
+  buckets: BucketView[];
+}
+
+function finite(value: number): number | null {
+  return Number.isFinite(value) ? value : null;
+}
+
+/** toView turns limiter Details into JSON-safe numbers (Infinity becomes null). */
+export function toView(
+  customer: CustomerPolicy,
+  operation: Operation,
+  now: number,
+  details: DebugDetails,
+): DecisionView {
+  const override = customer.overrides[operation];
+  const overridden =
+    override !== undefined && limitsFor(customer, operation, now) === override.limits;
+  return {
+    source: overridden ? "override" : "plan",
+    allowed: details.allowed,
+    tokensRequested: details.tokensRequested,
+    tokensConsumed: details.tokensConsumed,
+    tokensRemaining: finite(details.tokensRemaining),
+    retryAfterMs: finite(details.retryAfterMs),
+    executionTime: details.executionTime,
+    buckets: details.buckets.map((b) => ({
+      limit: { count: b.limit.count, periodMs: b.limit.periodMs },
+      remaining: b.tokensRemaining,
+      capacity: b.limit.count,
+      retryAfterMs: finite(b.retryAfterMs) ?? -1,
+      allowed: b.allowed,
+      executionTime: b.executionTime,
+    })),
+  };
+}
+
+/** inspect peeks every bucket of a customer, per operation: nothing is consumed or created. */
+export function inspect(rt: Runtime, customer: CustomerPolicy): Record<Operation, DecisionView> {
+  const now = rt.clock.now();
+  const result = {} as Record<Operation, DecisionView>;
+  for (const operation of OPERATIONS) {
+    const input: RequestInput = { customer, operation, now };
+    result[operation] = toView(customer, operation, now, rt.limiter.peekWithDebug(input));
+  }
+  return result;
+}
+
+/** testRequest makes one real decision for a customer, as a protected request would. */
+export function testRequest(
+  rt: Runtime,
+  customer: CustomerPolicy,
+  operation: Operation,
+  cost: number,
+): DecisionView {
+  const now = rt.clock.now();
+  const details = rt.limiter.allowNWithDebug({ customer, operation, now }, cost);
+  rt.metrics.decision(customer.planSlug, operation, details.allowed);
+  rt.traffic.record(customer.id, operation, details.allowed, now);
+  return toView(customer, operation, now, details);
+}

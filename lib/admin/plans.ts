@@ -1,0 +1,108 @@
+import {
+  countCustomersOnPlan,
+  deletePlanRow,
+  getPlan,
+  getPlanBySlug,
+  insertPlan,
+  type PlanWithLimits,
+  replacePlanLimits,
+  updatePlanRow,
+} from "@/db/queries/plans";
+import type { FieldErrors } from "@/lib/http";
+import type { Runtime } from "@/lib/runtime";
+import type { PlanCreate, PlanUpdate } from "@/lib/schemas/plan.schema";
+import { audit } from "./audit";
+
+/** Outcome is a service result: the value, or a status with field errors or a message. */
+export type Outcome<T> =
+  | { ok: true; value: T }
+  | { ok: false; status: 400 | 404 | 409; title: string; errors?: FieldErrors };
+
+const slugTaken = {
+  ok: false,
+  status: 409,
+  title: "Slug already used",
+  errors: { slug: ["Slug already used"] },
+} as const;
+
+/** createPlan stores a plan and its limits, audits it, and rebuilds the policy. */
+export function createPlan(rt: Runtime, actor: string, input: PlanCreate): Outcome<PlanWithLimits> {
+  const now = rt.clock.now();
+  const result = rt.db.transaction((tx): Outcome<PlanWithLimits> => {
+    if (getPlanBySlug(tx, input.slug)) return slugTaken;
+    const plan = insertPlan(tx, input, now);
+    audit(tx, {
+      actor,
+      action: "plan.create",
+      entityType: "plan",
+      entityId: plan.id,
+      before: null,
+      after: plan,
+      at: now,
+    });
+    return { ok: true, value: plan };
+  });
+  if (result.ok) rt.policy.reload();
+  return result;
+}
+
+/** updatePlan edits a plan (limits, when given, replace all); the next request obeys it. */
+export function updatePlan(
+  rt: Runtime,
+  actor: string,
+  id: number,
+  input: PlanUpdate,
+): Outcome<PlanWithLimits> {
+  const now = rt.clock.now();
+  const result = rt.db.transaction((tx): Outcome<PlanWithLimits> => {
+    const before = getPlan(tx, id);
+    if (!before) return { ok: false, status: 404, title: "Plan not found" };
+    if (input.slug && input.slug !== before.slug && getPlanBySlug(tx, input.slug)) return slugTaken;
+    const { limits, ...fields } = input;
+    updatePlanRow(tx, id, fields, now);
+    if (limits) replacePlanLimits(tx, id, limits);
+    const after = getPlan(tx, id) as PlanWithLimits;
+    audit(tx, {
+      actor,
+      action: "plan.update",
+      entityType: "plan",
+      entityId: id,
+      before,
+      after,
+      at: now,
+    });
+    return { ok: true, value: after };
+  });
+  if (result.ok) rt.policy.reload();
+  return result;
+}
+
+/** deletePlan removes a plan that no customer uses. */
+export function deletePlan(rt: Runtime, actor: string, id: number): Outcome<null> {
+  const now = rt.clock.now();
+  const result = rt.db.transaction((tx): Outcome<null> => {
+    const before = getPlan(tx, id);
+    if (!before) return { ok: false, status: 404, title: "Plan not found" };
+    const customers = countCustomersOnPlan(tx, id);
+    if (customers > 0) {
+      return {
+        ok: false,
+        status: 409,
+        title: `Plan has ${customers} customer${customers === 1 ? "" : "s"}: move them to another plan first`,
+      };
+    }
+    deletePlanRow(tx, id);
+    audit(tx, {
+      actor,
+      action: "plan.delete",
+      entityType: "plan",
+      entityId: id,
+      before,
+      after: null,
+      at: now,
+    });
+    return { ok: true, value: null };
+  });
+  if (result.ok) rt.policy.reload();
+  return result;
+}

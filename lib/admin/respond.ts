@@ -1,0 +1,17 @@
+import { invalid, json, problem } from "@/lib/http";
+import type { Outcome } from "./plans";
+
+/** respond maps a service Outcome to a response: the value as JSON, or its status and errors. */
+export function respond<T>(
+  outcome: Outcome<T>,
+  toBody: (value: T) => unknown,
+  status = 200,
+): Response {
+  if (outcome.ok) {
+    return status === 204
+      ? new Response(null, { status })
+      : json(toBody(outcome.value), { status });
+  }
+  if (outcome.status === 400 && outcome.errors) return invalid(outcome.errors);
+  return problem(outcome.status, outcome.title, outcome.errors ? { errors: outcome.errors } : {});
+}

@@ -1,0 +1,33 @@
+import { z } from "zod";
+
+const envSchema = z.object({
+  DATABASE_PATH: z.string().min(1).default("data/ratekeeper.db"),
+  ADMIN_PASSWORD: z
+    .string()
+    .min(8, "ADMIN_PASSWORD must be at least 8 characters")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  REDIS_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+});
+
+/** Env is the validated environment. */
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+/** getEnv parses the environment once with zod and throws a readable error when it is invalid. */
+export function getEnv(): Env {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid environment: ${problems}`);
+  }
+  cached = parsed.data;
+  return cached;
+}

@@ -1,0 +1,76 @@
+import type { z } from "zod";
+
+/** json answers with a JSON body. */
+export function json(data: unknown, init: ResponseInit = {}): Response {
+  return Response.json(data, init);
+}
+
+/** problem answers with an RFC 9457 problem document. */
+export function problem(
+  status: number,
+  title: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify({ type: "about:blank", title, status, ...extra }), {
+    status,
+    headers: { "Content-Type": "application/problem+json", ...headers },
+  });
+}
+
+/** FieldErrors maps a field's dotted path ("limits.0.count", or "" for the whole body) to messages. */
+export type FieldErrors = Record<string, readonly string[]>;
+
+/** fieldErrorsOf flattens a zod error into messages by dotted field path. */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const path = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys)
+        ((errors[path ? `${path}.${key}` : key] ??= []) as string[]).push("Unknown field");
+      continue;
+    }
+    ((errors[path] ??= []) as string[]).push(issue.message);
+  }
+  return errors;
+}
+
+/** invalid answers 400 with field errors. */
+export function invalid(errors: FieldErrors, headers: Record<string, string> = {}): Response {
+  return problem(400, "Invalid request", { errors }, headers);
+}
+
+/** ParseResult is a validated body or the 400 response to send. */
+export type ParseResult<T> = { ok: true; data: T } | { ok: false; response: Response };
+
+/** parseBody reads a JSON body and validates it; bad JSON or bad fields become a 400. */
+export async function parseBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  headers: Record<string, string> = {},
+): Promise<ParseResult<z.infer<S>>> {
+  let body: unknown;
+  try {
+    const text = await request.text();
+    body = text.length === 0 ? undefined : JSON.parse(text);
+  } catch {
+    return { ok: false, response: invalid({ "": ["Body must be valid JSON"] }, headers) };
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success)
+    return { ok: false, response: invalid(fieldErrorsOf(parsed.error), headers) };
+  return { ok: true, data: parsed.data };
+}
+
+/** parseId reads a positive integer route parameter, or returns null. */
+export function parseId(value: string | undefined): number | null {
+  if (!value || !/^[1-9]\d{0,15}$/.test(value)) return null;
+  const id = Number(value);
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+/** notFound answers 404. */
+export function notFound(what = "Not found"): Response {
+  return problem(404, what);
+}

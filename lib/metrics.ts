@@ -1,0 +1,50 @@
+import { Counter, Gauge, Registry } from "prom-client";
+
+/** Metrics are the Prometheus series the app exports at /api/metrics. */
+export interface Metrics {
+  registry: Registry;
+  /** decision counts one protected decision by plan, operation and outcome. */
+  decision(plan: string, operation: string, allowed: boolean): void;
+  storeErrors: Counter<"store">;
+}
+
+/** createMetrics builds a private registry; `bucketCount` is read at each scrape. */
+export function createMetrics(bucketCount: () => number): Metrics {
+  const registry = new Registry();
+  const decisions = new Counter({
+    name: "ratekeeper_decisions_total",
+    help: "Rate-limit decisions on protected API routes.",
+    labelNames: ["plan", "operation", "outcome"] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: "ratekeeper_buckets",
+    help: "Buckets held by the limiter.",
+    registers: [registry],
+    collect() {
+      this.set(bucketCount());
+    },
+  });
+  const storeErrors = new Counter({
+    name: "ratekeeper_store_errors_total",
+    help: "Failed calls to the shared bucket store.",
+    labelNames: ["store"] as const,
+    registers: [registry],
+  });
+  // Label lookups hash their values; cache the children so a decision costs one increment.
+  const children = new Map<string, { inc(): void }>();
+  return {
+    registry,
+    storeErrors,
+    decision(plan, operation, allowed) {
+      const outcome = allowed ? "allowed" : "denied";
+      const id = `${plan}\u0000${operation}\u0000${outcome}`;
+      let child = children.get(id);
+      if (!child) {
+        child = decisions.labels(plan, operation, outcome);
+        children.set(id, child);
+      }
+      child.inc();
+    },
+  };
+}

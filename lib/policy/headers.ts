@@ -1,0 +1,63 @@
+import type { Operation } from "@/db/schema/operations";
+import type { BucketDetails, DebugDetails, Limit } from "@/lib/limiter";
+import { formatPeriod } from "@/lib/limiter";
+
+/** policyName names a limit in the RateLimit fields, e.g. "read-10-per-1s". */
+export function policyName(operation: Operation, limit: Limit): string {
+  return `${operation}-${limit.count}-per-${formatPeriod(limit.periodMs)}`;
+}
+
+function seconds(ms: number): number {
+  return Math.ceil(ms / 1000);
+}
+
+/** refillMs is how long a bucket with `remaining` tokens takes to be full again. */
+function refillMs(bucket: BucketDetails): number {
+  const { count, periodMs } = bucket.limit;
+  return ((count - bucket.tokensRemaining) * periodMs) / count;
+}
+
+/** bindingBucket is the bucket that decided: most retry-after when denied, fewest tokens left when allowed. */
+export function bindingBucket(details: DebugDetails): BucketDetails | undefined {
+  let binding: BucketDetails | undefined;
+  for (const b of details.buckets) {
+    if (!binding) binding = b;
+    else if (!details.allowed && b.retryAfterMs > binding.retryAfterMs) binding = b;
+    else if (details.allowed && b.tokensRemaining < binding.tokensRemaining) binding = b;
+  }
+  return binding;
+}
+
+/**
+ * rateLimitHeaders returns the IETF fields (draft-ietf-httpapi-ratelimit-headers):
+ * `RateLimit-Policy` lists every limit with its quota `q` and window `w` (seconds), and
+ * `RateLimit` reports the binding limit's remaining quota `r` and seconds `t` until it resets
+ * (or, with nothing left, until the next token), plus `Retry-After` on a denial.
+ */
+export function rateLimitHeaders(
+  operation: Operation,
+  details: DebugDetails,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (details.buckets.length === 0) return headers;
+  headers["RateLimit-Policy"] = details.buckets
+    .map(
+      (b) =>
+        `"${policyName(operation, b.limit)}";q=${b.limit.count};w=${Math.max(1, seconds(b.limit.periodMs))}`,
+    )
+    .join(", ");
+  const binding = bindingBucket(details) as BucketDetails;
+  const remaining = Math.max(0, binding.tokensRemaining);
+  const untilMs =
+    !details.allowed && Number.isFinite(binding.retryAfterMs)
+      ? binding.retryAfterMs
+      : remaining > 0
+        ? refillMs(binding)
+        : binding.limit.periodMs / binding.limit.count;
+  headers.RateLimit = `"${policyName(operation, binding.limit)}";r=${remaining};t=${seconds(untilMs)}`;
+  if (!details.allowed && Number.isFinite(details.retryAfterMs)) {
+    // Whole seconds, rounded up: a client that waits this long is never early.
+    headers["Retry-After"] = String(Math.max(1, seconds(details.retryAfterMs)));
+  }
+  return headers;
+}

@@ -1,0 +1,47 @@
+import type { Db } from "@/db/client";
+import { listCustomerRows, listOverrides } from "@/db/queries/customers";
+import { listPlans } from "@/db/queries/plans";
+import type { Clock } from "@/lib/limiter";
+import { buildSnapshot, type PolicySnapshot } from "./snapshot";
+
+/**
+ * PolicyStore holds the policy snapshot that protected requests read. `reload` rebuilds it from
+ * SQLite; operators' writes call it, so requests never query the database.
+ */
+export class PolicyStore {
+  private current: PolicySnapshot;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {
+    this.current = this.build();
+  }
+
+  /** snapshot is the policy in force. */
+  get snapshot(): PolicySnapshot {
+    return this.current;
+  }
+
+  /** reload rebuilds the snapshot from the database and tells the listeners. */
+  reload(): void {
+    this.current = this.build();
+    for (const listener of this.listeners) listener();
+  }
+
+  /** onReload registers a listener and returns its removal. */
+  onReload(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private build(): PolicySnapshot {
+    const rows = this.db.transaction((tx) => ({
+      plans: listPlans(tx),
+      customers: listCustomerRows(tx),
+      overrides: listOverrides(tx),
+    }));
+    return buildSnapshot(rows, this.clock.now());
+  }
+}

@@ -1,0 +1,96 @@
+import type Database from "better-sqlite3";
+import { type Db, openDatabase } from "@/db/client";
+import { seedDemo } from "@/db/seed";
+import { OperatorAuth } from "@/lib/auth/operator";
+import { appClock } from "@/lib/clock";
+import { getEnv } from "@/lib/env";
+import { type Clock, Limiter, limit } from "@/lib/limiter";
+import { consoleLogger, type Logger } from "@/lib/log";
+import { createMetrics, type Metrics } from "@/lib/metrics";
+import { generateApiKey } from "@/lib/policy/api-key";
+import { createPolicyLimiter, type RequestInput } from "@/lib/policy/decision";
+import { PolicyStore } from "@/lib/policy/policy-store";
+import { TrafficLog } from "@/lib/policy/traffic";
+
+/** Runtime is the process's one set of shared state: database, policy, limiter, counters. */
+export interface Runtime {
+  db: Db;
+  sqlite: Database.Database;
+  clock: Clock;
+  log: Logger;
+  policy: PolicyStore;
+  limiter: Limiter<RequestInput, string>;
+  traffic: TrafficLog;
+  metrics: Metrics;
+  auth: OperatorAuth;
+  /** loginLimiter slows password guessing: 10 attempts a minute per client address. */
+  loginLimiter: Limiter<string, string>;
+  close(): void;
+}
+
+/** RuntimeOptions configure a runtime; tests pass a temporary file and a fake clock. */
+export interface RuntimeOptions {
+  databasePath: string;
+  clock?: Clock;
+  adminPassword?: string;
+  log?: Logger;
+}
+
+/**
+ * createRuntime opens the database (migrating it), seeds a new one with the demo plans and a
+ * demo customer whose key it prints once, and builds the policy and the shared limiter.
+ */
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const clock = options.clock ?? appClock;
+  const log = options.log ?? consoleLogger;
+  const { db, sqlite, created } = openDatabase(options.databasePath);
+  if (created) {
+    const demoKey = generateApiKey();
+    db.transaction((tx) => seedDemo(tx, demoKey, clock.now()));
+    log.info(`New database at ${options.databasePath}: seeded plans free, pro and enterprise.`);
+    log.info(`Demo customer API key (shown once, stored hashed): ${demoKey.key}`);
+  }
+  const auth = new OperatorAuth(db, clock, options.adminPassword, log);
+  const policy = new PolicyStore(db, clock);
+  const limiter = createPolicyLimiter(clock);
+  const loginLimiter = new Limiter((ip: string) => ip, limit(10, "1m"), { clock });
+  const metrics = createMetrics(() => limiter.size);
+  return {
+    db,
+    sqlite,
+    clock,
+    log,
+    policy,
+    limiter,
+    traffic: new TrafficLog(300),
+    metrics,
+    auth,
+    loginLimiter,
+    close() {
+      limiter.close();
+      sqlite.close();
+    },
+  };
+}
+
+const globalRef = globalThis as typeof globalThis & { __ratekeeperRuntime?: Runtime };
+
+/**
+ * getRuntime returns the process's runtime, created from the environment on first use. It lives
+ * on globalThis so dev reloads and separate module graphs share one limiter.
+ */
+export function getRuntime(): Runtime {
+  if (!globalRef.__ratekeeperRuntime) {
+    const env = getEnv();
+    globalRef.__ratekeeperRuntime = createRuntime({
+      databasePath: env.DATABASE_PATH,
+      adminPassword: env.ADMIN_PASSWORD,
+    });
+  }
+  return globalRef.__ratekeeperRuntime;
+}
+
+/** setRuntime replaces the process's runtime (tests), closing none. */
+export function setRuntime(runtime: Runtime | undefined): void {
+  globalRef.__ratekeeperRuntime = runtime;
+}

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { CUSTOMER_STATUSES } from "@/db/schema/customers";
+import { limitRowSchema } from "./limit.schema";
+
+const name = z
+  .string()
+  .trim()
+  .min(1, "Name is required")
+  .max(80, "Name must be at most 80 characters");
+const planId = z.number({ error: "Choose a plan" }).int().positive("Choose a plan");
+
+/** customerCreateSchema is the body that creates a customer (its API key is generated). */
+export const customerCreateSchema = z.object({ name, planId }).strict();
+
+/** customerUpdateSchema edits a customer's name, plan or status. */
+export const customerUpdateSchema = z
+  .object({
+    name: name.optional(),
+    planId: planId.optional(),
+    status: z.enum(CUSTOMER_STATUSES).optional(),
+  })
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, { message: "Nothing to change" });
+
+/** overrideSchema sets a customer's limits for one operation, until `expiresAt` (ms) if given. */
+export const overrideSchema = z
+  .object({
+    limits: z
+      .array(limitRowSchema.omit({ operation: true }).strict())
+      .min(1, "Add at least one limit")
+      .max(20, "At most 20 limits"),
+    expiresAt: z
+      .number()
+      .int()
+      .positive("Expiry must be a time in the future")
+      .nullable()
+      .default(null),
+  })
+  .strict();
+
+/** testRequestSchema asks for one real decision for a customer, as the API would make it. */
+export const testRequestSchema = z
+  .object({
+    operation: z.enum(["read", "write"]),
+    cost: z
+      .number()
+      .int()
+      .min(0, "Cost must be 0 or more")
+      .max(1_000_000, "Cost is too large")
+      .default(1),
+  })
+  .strict();
+
+/** CustomerCreate is a validated new customer. */
+export type CustomerCreate = z.infer<typeof customerCreateSchema>;
+/** CustomerUpdate is a validated customer edit. */
+export type CustomerUpdate = z.infer<typeof customerUpdateSchema>;
+/** OverrideInput is a validated override. */
+export type OverrideInput = z.infer<typeof overrideSchema>;

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { OPERATIONS } from "@/db/schema/operations";
+
+/** MAX_COUNT is the largest count a stored limit may have. */
+export const MAX_COUNT = 1_000_000;
+/** MAX_PERIOD_MS is the longest period a stored limit may have: 30 days. */
+export const MAX_PERIOD_MS = 30 * 86_400_000;
+
+/** operationSchema accepts "read" or "write". */
+export const operationSchema = z.enum(OPERATIONS);
+
+/** limitRowSchema is one limit of a plan or override: count tokens per periodMs. */
+export const limitRowSchema = z
+  .object({
+    operation: operationSchema,
+    count: z
+      .number({ error: "Count must be a number" })
+      .int("Count must be a whole number")
+      .min(1, "Count must be at least 1")
+      .max(MAX_COUNT, `Count must be at most ${MAX_COUNT.toLocaleString("en-US")}`),
+    periodMs: z
+      .number({ error: "Period must be a number" })
+      .int("Period must be a whole number of milliseconds")
+      .min(1, "Period must be positive")
+      .max(MAX_PERIOD_MS, "Period must be at most 30 days"),
+  })
+  .strict();
+
+/** LimitRow is a validated limit row. */
+export type LimitRow = z.infer<typeof limitRowSchema>;
+
+/** limitRowsSchema is a list of limit rows with no duplicates. */
+export const limitRowsSchema = z
+  .array(limitRowSchema)
+  .max(20, "At most 20 limits")
+  .superRefine((rows, ctx) => {
+    const seen = new Set<string>();
+    rows.forEach((row, index) => {
+      const id = `${row.operation}/${row.count}/${row.periodMs}`;
+      if (seen.has(id)) {
+        ctx.addIssue({ code: "custom", message: "Duplicate limit", path: [index] });
+      }
+      seen.add(id);
+    });
+  });
