@@ -1,8 +1,6 @@
+import { redirect } from "next/navigation";
+
+/** The root sends operators to the overview (which sends them to sign in when needed). */
 export default function HomePage() {
-  return (
-    <main>
-      <h1>Ratekeeper</h1>
-      <p>Policy-managed rate limiting. The operator dashboard is on its way.</p>
-    </main>
-  );
+  redirect("/overview");
 }

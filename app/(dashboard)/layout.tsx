@@ -1,0 +1,17 @@
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { Sidebar } from "@/components/sidebar";
+import { currentOperator } from "@/lib/auth/session";
+
+export const dynamic = "force-dynamic";
+
+/** The dashboard's frame: every page in it needs an operator session, else the login page. */
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  if (!(await currentOperator())) redirect("/login");
+  return (
+    <div className="shell">
+      <Sidebar />
+      <main className="content">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { redirect } from "next/navigation";
+import { currentOperator } from "@/lib/auth/session";
+import { LoginForm } from "./login-form";
+
+export const dynamic = "force-dynamic";
+
+/** The sign-in page; a signed-in operator goes straight to the overview. */
+export default async function LoginPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ next?: string }>;
+}) {
+  const { next } = await searchParams;
+  const target = next?.startsWith("/") && !next.startsWith("//") ? next : "/overview";
+  if (await currentOperator()) redirect(target);
+  return (
+    <main className="login">
+      <div className="card">
+        <h1>Ratekeeper</h1>
+        <p className="muted">Sign in to manage plans, customers and limits.</p>
+        <LoginForm next={target} />
+      </div>
+    </main>
+  );
+}

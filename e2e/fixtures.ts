@@ -1,0 +1,83 @@
+import { type APIRequestContext, test as base, expect } from "@playwright/test";
+import { E2E_ADMIN_PASSWORD } from "../playwright.config";
+
+/** LimitInput is a limit row as the admin API takes it. */
+export interface LimitInput {
+  operation: "read" | "write";
+  count: number;
+  periodMs: number;
+}
+
+let counter = 0;
+/** unique returns a name no other spec of this run uses. */
+export function unique(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}`;
+}
+
+/** Admin is an operator's API session for seeding data, plus API calls as a customer. */
+export interface Admin {
+  request: APIRequestContext;
+  createPlan(
+    limits: LimitInput[],
+    name?: string,
+  ): Promise<{ id: number; slug: string; name: string }>;
+  createCustomer(
+    planId: number,
+    name?: string,
+  ): Promise<{ id: number; name: string; apiKey: string }>;
+}
+
+type Fixtures = { admin: Admin; signIn: () => Promise<void>; consoleErrors: string[] };
+
+/**
+ * test gives each spec an `admin` API session to seed its own data, a `signIn()` that logs the
+ * spec's page in through the UI, and fails any spec whose page logged a console error.
+ */
+export const test = base.extend<Fixtures>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on("console", (msg) => {
+        if (msg.type() === "error") errors.push(msg.text());
+      });
+      page.on("pageerror", (err) => errors.push(err.message));
+      await use(errors);
+      expect(errors, "the browser console logged errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+  admin: async ({ playwright, baseURL }, use) => {
+    const request = await playwright.request.newContext({ baseURL });
+    const login = await request.post("/api/admin/session", {
+      data: { password: E2E_ADMIN_PASSWORD },
+    });
+    expect(login.status()).toBe(200);
+    await use({
+      request,
+      async createPlan(limits, name = unique("Plan")) {
+        const slug = name.toLowerCase().replace(/[^a-z0-9-]+/g, "-");
+        const res = await request.post("/api/admin/plans", { data: { slug, name, limits } });
+        expect(res.status(), await res.text()).toBe(201);
+        return (await res.json()).plan;
+      },
+      async createCustomer(planId, name = unique("Customer")) {
+        const res = await request.post("/api/admin/customers", { data: { name, planId } });
+        expect(res.status(), await res.text()).toBe(201);
+        const body = await res.json();
+        return { id: body.customer.id, name: body.customer.name, apiKey: body.apiKey };
+      },
+    });
+    await request.dispose();
+  },
+  signIn: async ({ page }, use) => {
+    await use(async () => {
+      await page.goto("/login");
+      await page.getByLabel("Password").fill(E2E_ADMIN_PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page).toHaveURL(/\/overview$/);
+    });
+  },
+});
+
+export { expect };

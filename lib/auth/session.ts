@@ -1,0 +1,9 @@
+import { cookies } from "next/headers";
+import { getRuntime } from "@/lib/runtime";
+import { SESSION_COOKIE } from "./operator";
+
+/** currentOperator returns the signed-in operator of the page being rendered, or null. */
+export async function currentOperator(): Promise<string | null> {
+  const store = await cookies();
+  return getRuntime().auth.actorOf(store.get(SESSION_COOKIE)?.value);
+}

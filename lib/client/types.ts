@@ -1,0 +1,51 @@
+import type { AuditEntry } from "@/db/queries/audit";
+import type { CustomerView } from "@/db/queries/customers";
+import type { PlanWithLimits } from "@/db/queries/plans";
+import type { OverrideView } from "@/lib/admin/customers";
+import type { DecisionView } from "@/lib/admin/inspect";
+import type { TrafficPoint } from "@/lib/policy/traffic";
+
+// The admin API's response shapes, shared by the dashboard (type-only imports: no server code
+// reaches the browser bundle).
+
+export type { AuditEntry, CustomerView, DecisionView, OverrideView, PlanWithLimits, TrafficPoint };
+
+export type Operation = "read" | "write";
+export type PlanListItem = PlanWithLimits & { customerCount: number };
+export type CustomerListItem = CustomerView & { traffic: { allowed: number; denied: number } };
+export interface PlansResponse {
+  plans: PlanListItem[];
+}
+export interface PlanResponse {
+  plan: PlanWithLimits;
+}
+export interface CustomersResponse {
+  customers: CustomerListItem[];
+}
+export interface CustomerResponse {
+  customer: CustomerView;
+  overrides: Partial<Record<Operation, OverrideView>>;
+}
+export interface CreatedCustomerResponse {
+  customer: CustomerView;
+  apiKey: string;
+}
+export interface InspectResponse {
+  customerId: number;
+  now: number;
+  operations: Record<Operation, DecisionView>;
+}
+export interface TestRequestResponse {
+  status: 200 | 429;
+  decision: DecisionView;
+}
+export interface AuditResponse {
+  entries: AuditEntry[];
+  next: number | null;
+}
+export interface TrafficResponse {
+  now: number;
+  seconds: number;
+  points: TrafficPoint[];
+  totals: { customerId: number; name: string; allowed: number; denied: number }[];
+}

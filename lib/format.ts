@@ -1,0 +1,53 @@
+import { formatPeriod } from "@/lib/limiter";
+
+const UNIT_WORDS: Record<string, [string, string]> = {
+  ms: ["millisecond", "milliseconds"],
+  s: ["second", "seconds"],
+  m: ["minute", "minutes"],
+  h: ["hour", "hours"],
+  d: ["day", "days"],
+};
+
+/** describePeriod writes a period in words: 1000 -> "second", 120000 -> "2 minutes". */
+export function describePeriod(periodMs: number): string {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(formatPeriod(periodMs));
+  if (!match) return `${periodMs} ms`;
+  const amount = Number(match[1]);
+  const [one, many] = UNIT_WORDS[match[2] as string] as [string, string];
+  return amount === 1 ? one : `${amount.toLocaleString("en-US")} ${many}`;
+}
+
+/** describeLimit writes one limit in words: "10 per second", "500 per 5 minutes". */
+export function describeLimit(limit: { count: number; periodMs: number }): string {
+  return `${limit.count.toLocaleString("en-US")} per ${describePeriod(limit.periodMs)}`;
+}
+
+/** describeLimits writes limits in words, shortest period first: "10 per second, 500 per minute". */
+export function describeLimits(limits: readonly { count: number; periodMs: number }[]): string {
+  if (limits.length === 0) return "unlimited";
+  return [...limits]
+    .sort((a, b) => a.periodMs - b.periodMs || a.count - b.count)
+    .map(describeLimit)
+    .join(", ");
+}
+
+/** PERIOD_UNITS are the units a limit's period is edited in. */
+export const PERIOD_UNITS = [
+  { unit: "ms", label: "milliseconds", ms: 1 },
+  { unit: "s", label: "seconds", ms: 1_000 },
+  { unit: "m", label: "minutes", ms: 60_000 },
+  { unit: "h", label: "hours", ms: 3_600_000 },
+  { unit: "d", label: "days", ms: 86_400_000 },
+] as const;
+
+/** splitPeriod picks the largest unit that divides a period: 120000 -> { amount: 2, unit: "m" }. */
+export function splitPeriod(periodMs: number): {
+  amount: number;
+  unit: (typeof PERIOD_UNITS)[number]["unit"];
+} {
+  for (let i = PERIOD_UNITS.length - 1; i >= 0; i--) {
+    const u = PERIOD_UNITS[i] as (typeof PERIOD_UNITS)[number];
+    if (periodMs % u.ms === 0) return { amount: periodMs / u.ms, unit: u.unit };
+  }
+  return { amount: periodMs, unit: "ms" };
+}
