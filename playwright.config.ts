@@ -9,7 +9,7 @@ export const E2E_ADMIN_PASSWORD = "e2e-admin-password";
 // Debian's Chromium when present (CHROMIUM_PATH overrides); else Playwright's own browser.
 const chromiumPath =
   process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
-const databaseDir = path.join(process.cwd(), ".e2e");
+const databaseDir = path.join(process.cwd(), ".e2e", String(PORT));
 
 export default defineConfig({
   testDir: "e2e",
