@@ -1,0 +1,51 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { GET as metrics } from "@/app/api/metrics/route";
+import { GET, POST } from "@/app/api/v1/items/route";
+import { api, createTestRuntime, type TestRuntime } from "../support/runtime";
+
+/** series returns the exposition's sample lines for one metric name, in order. */
+function series(text: string, name: string): string[] {
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `));
+}
+
+describe("GET /api/metrics", () => {
+  let t: TestRuntime;
+  beforeEach(() => {
+    t = createTestRuntime();
+  });
+  afterEach(() => t.cleanup());
+
+  it("counts decisions by plan, operation and outcome, and the buckets held", async () => {
+    const pro = t.addCustomer("pro");
+    for (let i = 0; i < 6; i++) await GET(api("/api/v1/items", { key: t.demoKey }));
+    await POST(api("/api/v1/items", { key: t.demoKey, body: { name: "a" } }));
+    await POST(api("/api/v1/items", { key: pro.key, body: { name: "b" } }));
+    // Neither an unknown key nor an invalid body reaches a decision.
+    await GET(api("/api/v1/items", { key: "rk_nobody" }));
+    await POST(api("/api/v1/items", { key: pro.key, body: { name: 1 } }));
+
+    const response = await metrics();
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe(t.runtime.metrics.registry.contentType);
+    const text = await response.text();
+    expect(series(text, "ratekeeper_decisions_total")).toEqual([
+      'ratekeeper_decisions_total{plan="free",operation="read",outcome="allowed"} 5',
+      'ratekeeper_decisions_total{plan="free",operation="read",outcome="denied"} 1',
+      'ratekeeper_decisions_total{plan="free",operation="write",outcome="allowed"} 1',
+      'ratekeeper_decisions_total{plan="pro",operation="write",outcome="allowed"} 1',
+    ]);
+    // Two limits per operation: free read, free write and pro write hold two buckets each.
+    expect(series(text, "ratekeeper_buckets")).toEqual(["ratekeeper_buckets 6"]);
+    expect(text).toContain("# TYPE ratekeeper_decisions_total counter");
+    expect(text).toContain("# TYPE ratekeeper_buckets gauge");
+
+    // A minute later every bucket is full again; a sweep drops them and the gauge follows.
+    t.clock.advance(60_000);
+    expect(t.runtime.limiter.gc()).toBe(6);
+    expect(series(await (await metrics()).text(), "ratekeeper_buckets")).toEqual([
+      "ratekeeper_buckets 0",
+    ]);
+  });
+});

@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PATCH } from "@/app/api/v1/items/[id]/route";
+import { POST as createBulk } from "@/app/api/v1/items/bulk/route";
+import { POST } from "@/app/api/v1/items/route";
+import { listItems } from "@/db/queries/items";
+import { api, createTestRuntime, idParams, type TestRuntime } from "../../../support/runtime";
+
+// The seeded pro plan writes 5 per second and 200 per minute; a 400 peeks and shows them full.
+const PRO_WRITE_POLICY = '"write-5-per-1s";q=5;w=1, "write-200-per-1m";q=200;w=60';
+const FULL = '"write-5-per-1s";r=5;t=0';
+
+describe("items API: invalid bodies", () => {
+  let t: TestRuntime;
+  let customer: { id: number; key: string };
+  beforeEach(() => {
+    t = createTestRuntime();
+    customer = t.addCustomer("pro");
+  });
+  afterEach(() => t.cleanup());
+
+  async function expectInvalid(response: Response, errors: Record<string, string[]>) {
+    expect(response.status).toBe(400);
+    expect(response.headers.get("RateLimit-Policy")).toBe(PRO_WRITE_POLICY);
+    expect(response.headers.get("RateLimit")).toBe(FULL);
+    expect(await response.json()).toEqual({
+      type: "about:blank",
+      title: "Invalid request",
+      status: 400,
+      errors,
+    });
+    expect(listItems(t.runtime.db, customer.id, { limit: 10 })).toEqual([]);
+    // Validation happens before the decision: no bucket was even created.
+    expect(t.runtime.limiter.size).toBe(0);
+  }
+
+  const create = (body: unknown) => POST(api("/api/v1/items", { key: customer.key, body }));
+
+  it("rejects wrong types with an error per field", async () => {
+    await expectInvalid(await create({ name: 5, quantity: "3" }), {
+      name: ["Invalid input: expected string, received number"],
+      quantity: ["Invalid input: expected number, received string"],
+    });
+    await expectInvalid(await create({ name: "a", quantity: 1.5 }), {
+      quantity: ["Quantity must be a whole number"],
+    });
+  });
+
+  it("rejects a missing or blank name", async () => {
+    await expectInvalid(await create({ quantity: 1 }), {
+      name: ["Invalid input: expected string, received undefined"],
+    });
+    await expectInvalid(await create({ name: "   " }), { name: ["Name is required"] });
+  });
+
+  it("rejects fields the schema does not know", async () => {
+    await expectInvalid(await create({ name: "a", color: "red", size: 2 }), {
+      color: ["Unknown field"],
+      size: ["Unknown field"],
+    });
+  });
+
+  it("rejects a body that is not JSON, and a missing body", async () => {
+    const bad = POST(api("/api/v1/items", { key: customer.key, rawBody: '{"name": "a",' }));
+    await expectInvalid(await bad, { "": ["Body must be valid JSON"] });
+    const empty = POST(api("/api/v1/items", { method: "POST", key: customer.key }));
+    await expectInvalid(await empty, {
+      "": ["Invalid input: expected object, received undefined"],
+    });
+  });
+
+  it("rejects an empty edit and a bad item inside a bulk, by dotted path", async () => {
+    const edit = PATCH(
+      api("/api/v1/items/1", { method: "PATCH", key: customer.key, body: {} }),
+      idParams(1),
+    );
+    await expectInvalid(await edit, { "": ["Nothing to change"] });
+    const bulk = createBulk(
+      api("/api/v1/items/bulk", {
+        key: customer.key,
+        body: { items: [{ name: "ok" }, { name: "", quantity: -1 }] },
+      }),
+    );
+    await expectInvalid(await bulk, {
+      "items.1.name": ["Name is required"],
+      "items.1.quantity": ["Quantity must be 0 or more"],
+    });
+    const none = createBulk(api("/api/v1/items/bulk", { key: customer.key, body: { items: [] } }));
+    await expectInvalid(await none, { items: ["Add at least one item"] });
+  });
+});

@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { insertCustomer, updateCustomerRow } from "@/db/queries/customers";
+import { getPlanBySlug, insertPlan, type LimitValues } from "@/db/queries/plans";
+import type { Logger } from "@/lib/log";
+import { generateApiKey, hashApiKey } from "@/lib/policy/api-key";
+import { createRuntime, type Runtime, setRuntime } from "@/lib/runtime";
+import { FakeClock } from "./fake-clock";
+
+/** START_MS is where every test runtime's clock starts: 2025-01-01T00:00:00Z, in ms. */
+export const START_MS = Date.UTC(2025, 0, 1);
+
+/** TestCustomer is a customer a test created, with the key it calls the API with. */
+export interface TestCustomer {
+  id: number;
+  key: string;
+}
+
+/** TestRuntime is a process runtime on a temporary SQLite file, driven by a fake clock. */
+export interface TestRuntime {
+  runtime: Runtime;
+  clock: FakeClock;
+  /** demoKey is the seeded demo customer's key, captured from the log (free plan). */
+  demoKey: string;
+  /** demoId is the seeded demo customer's id. */
+  demoId: number;
+  /** addPlan stores a plan with the given limits and returns its id (reloads the policy). */
+  addPlan(slug: string, limits: LimitValues[]): number;
+  /** addCustomer stores an active customer on the plan with that slug (reloads the policy). */
+  addCustomer(planSlug: string, name?: string): TestCustomer;
+  /** suspend marks a customer suspended (reloads the policy). */
+  suspend(customerId: number): void;
+  /** planId returns the id of the plan with that slug. */
+  planId(slug: string): number;
+  /** cleanup closes the runtime, unsets it and deletes its files. */
+  cleanup(): void;
+}
+
+const DEMO_KEY_LINE = /Demo customer API key \(shown once, stored hashed\): (\S+)/;
+
+/**
+ * createTestRuntime builds a runtime on a fresh SQLite file under the OS's temporary directory,
+ * seeded with the demo plans, and makes it the process's runtime so route handlers use it.
+ */
+export function createTestRuntime(): TestRuntime {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "ratekeeper-test-"));
+  const clock = new FakeClock(START_MS);
+  const lines: string[] = [];
+  const log: Logger = {
+    info: (message) => lines.push(message),
+    warn: (message) => lines.push(message),
+    error: (message) => lines.push(message),
+  };
+  const runtime = createRuntime({
+    databasePath: path.join(dir, "test.db"),
+    clock,
+    adminPassword: "test-password",
+    log,
+  });
+  setRuntime(runtime);
+  const demoKey = lines.map((line) => DEMO_KEY_LINE.exec(line)?.[1]).find(Boolean);
+  if (!demoKey) throw new Error(`The seed logged no demo key: ${lines.join(" | ")}`);
+  const demo = runtime.policy.snapshot.byKeyHash.get(hashApiKey(demoKey));
+  if (!demo) throw new Error("The demo customer is not in the policy");
+
+  const planId = (slug: string): number => {
+    const plan = getPlanBySlug(runtime.db, slug);
+    if (!plan) throw new Error(`No plan ${slug}`);
+    return plan.id;
+  };
+
+  return {
+    runtime,
+    clock,
+    demoKey,
+    demoId: demo.id,
+    planId,
+    addPlan(slug, limits) {
+      const plan = insertPlan(
+        runtime.db,
+        { slug, name: slug, description: "", limits },
+        clock.now(),
+      );
+      runtime.policy.reload();
+      return plan.id;
+    },
+    addCustomer(planSlug, name = "Test customer") {
+      const apiKey = generateApiKey();
+      const id = insertCustomer(
+        runtime.db,
+        {
+          name,
+          planId: planId(planSlug),
+          apiKeyHash: apiKey.hash,
+          apiKeyPrefix: apiKey.prefix,
+        },
+        clock.now(),
+      );
+      runtime.policy.reload();
+      return { id, key: apiKey.key };
+    },
+    suspend(customerId) {
+      updateCustomerRow(runtime.db, customerId, { status: "suspended" }, clock.now());
+      runtime.policy.reload();
+    },
+    cleanup() {
+      setRuntime(undefined);
+      runtime.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** api builds a request to the API with an optional Bearer key and body (a body means POST). */
+export function api(
+  pathname: string,
+  options: { method?: string; key?: string; body?: unknown; rawBody?: string } = {},
+): Request {
+  const headers: Record<string, string> = {};
+  if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers["content-type"] = "application/json";
+  return new Request(`http://test${pathname}`, {
+    method: options.method ?? (body === undefined ? "GET" : "POST"),
+    headers,
+    body,
+  });
+}
+
+/** idParams is the route context of an `[id]` route. */
+export function idParams(id: number | string): { params: Promise<{ id: string }> } {
+  return { params: Promise.resolve({ id: String(id) }) };
+}
