@@ -5,6 +5,8 @@ import { getEnv } from "../lib/env";
 
 const { DATABASE_PATH } = getEnv();
 const { sqlite } = openDatabase(DATABASE_PATH);
-const applied = sqlite.prepare("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number };
+const applied = sqlite.prepare("SELECT count(*) AS n FROM __drizzle_migrations").get() as {
+  n: number;
+};
 console.log(`${DATABASE_PATH}: ${applied.n} migration(s) applied, schema up to date.`);
 sqlite.close();

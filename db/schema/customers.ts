@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { CUSTOMER_STATUSES } from "./customer-statuses";
 import { plans } from "./plans";
 
-/** CUSTOMER_STATUSES: a suspended customer's requests are refused with 403. */
-export const CUSTOMER_STATUSES = ["active", "suspended"] as const;
+export { CUSTOMER_STATUSES };
 
 /** customers call the API with a key; only its SHA-256 hash and a short prefix are stored. */
 export const customers = sqliteTable(

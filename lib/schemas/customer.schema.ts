@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CUSTOMER_STATUSES } from "@/db/schema/customers";
+import { CUSTOMER_STATUSES } from "@/db/schema/customer-statuses";
 import { limitRowSchema } from "./limit.schema";
 
 const name = z

@@ -1,0 +1,13 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { EditPlan } from "@/components/plans/edit-plan";
+import { parseId } from "@/lib/http";
+
+export const metadata: Metadata = { title: "Edit plan · Ratekeeper" };
+
+/** The page that edits one plan. */
+export default async function EditPlanPage({ params }: { params: Promise<{ id: string }> }) {
+  const id = parseId((await params).id);
+  if (id === null) notFound();
+  return <EditPlan id={id} />;
+}

@@ -1,0 +1,82 @@
+"use client";
+
+import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
+import { CHART_COLORS } from "./chart-colors";
+import { formatCount } from "./number-format";
+import type { Bar as BarPoint } from "./rebin";
+
+/**
+ * DecisionsChart draws allowed and denied decisions per slot as stacked bars on a numeric time
+ * axis (`x` is each slot's middle, see `toBars`); ticks and labels are computed by the caller.
+ */
+export function DecisionsChart({
+  bars,
+  domain,
+  ticks,
+  formatTick,
+  formatLabel,
+  label,
+  height = 200,
+}: {
+  bars: readonly BarPoint[];
+  domain: [number, number];
+  ticks: number[];
+  formatTick: (x: number) => string;
+  formatLabel: (bar: BarPoint | undefined) => string;
+  label: string;
+  height?: number;
+}) {
+  return (
+    <figure aria-label={label} style={{ margin: 0 }}>
+      <BarChart
+        responsive
+        style={{ width: "100%", height }}
+        data={bars as BarPoint[]}
+        margin={{ top: 6, right: 8, bottom: 0, left: 0 }}
+        barCategoryGap="10%"
+      >
+        <CartesianGrid stroke={CHART_COLORS.grid} vertical={false} />
+        <XAxis
+          dataKey="x"
+          type="number"
+          domain={domain}
+          allowDataOverflow
+          ticks={ticks}
+          tickFormatter={formatTick}
+          tick={{ fontSize: 11, fill: CHART_COLORS.tick }}
+          stroke={CHART_COLORS.axis}
+        />
+        <YAxis
+          allowDecimals={false}
+          width={44}
+          tickFormatter={(n: number) => formatCount(n)}
+          tick={{ fontSize: 11, fill: CHART_COLORS.tick }}
+          stroke={CHART_COLORS.axis}
+        />
+        <Tooltip
+          labelFormatter={(_, payload) =>
+            formatLabel(payload?.[0]?.payload as BarPoint | undefined)
+          }
+          formatter={(value, name) => [formatCount(Number(value)), name]}
+          cursor={{ fill: "rgba(36, 87, 214, 0.06)" }}
+          isAnimationActive={false}
+        />
+        <Legend verticalAlign="top" height={26} iconType="square" />
+        <Bar
+          dataKey="allowed"
+          name="Allowed"
+          stackId="decisions"
+          fill={CHART_COLORS.allowed}
+          isAnimationActive={false}
+        />
+        <Bar
+          dataKey="denied"
+          name="Denied"
+          stackId="decisions"
+          fill={CHART_COLORS.denied}
+          isAnimationActive={false}
+        />
+      </BarChart>
+    </figure>
+  );
+}

@@ -1,0 +1,77 @@
+"use client";
+
+import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
+import { CHART_COLORS } from "./chart-colors";
+import { capacityTicks } from "./count-axis";
+import { formatCount } from "./number-format";
+import { samplesSince } from "./sample-window";
+import { formatAgo, formatClock, liveTicks, timeDomain } from "./time-axis";
+
+/**
+ * RemainingChart draws a bucket's remaining tokens over the live window ending at `now` (ms),
+ * from 0 to its capacity. The maths (window, ticks, labels) lives in the .ts files beside it.
+ */
+export function RemainingChart({
+  samples,
+  capacity,
+  now,
+  windowMs,
+  label,
+}: {
+  samples: readonly { t: number; remaining: number }[];
+  capacity: number;
+  now: number;
+  windowMs: number;
+  label: string;
+}) {
+  const domain = timeDomain(now, windowMs);
+  // One sample before the window keeps the line running into its left edge.
+  const visible = samplesSince(samples, domain[0] - 1_000);
+  return (
+    <figure aria-label={label} data-samples={samples.length} style={{ margin: 0 }}>
+      <AreaChart
+        responsive
+        style={{ width: "100%", height: 130 }}
+        data={visible}
+        margin={{ top: 6, right: 8, bottom: 0, left: 0 }}
+      >
+        <CartesianGrid stroke={CHART_COLORS.grid} vertical={false} />
+        <XAxis
+          dataKey="t"
+          type="number"
+          domain={domain}
+          allowDataOverflow
+          ticks={liveTicks(now, windowMs)}
+          tickFormatter={(t: number) => formatAgo(t, now)}
+          tick={{ fontSize: 11, fill: CHART_COLORS.tick }}
+          stroke={CHART_COLORS.axis}
+        />
+        <YAxis
+          domain={[0, capacity]}
+          ticks={capacityTicks(capacity)}
+          interval={0}
+          width={44}
+          tickFormatter={(n: number) => formatCount(n)}
+          tick={{ fontSize: 11, fill: CHART_COLORS.tick }}
+          stroke={CHART_COLORS.axis}
+        />
+        <Tooltip
+          labelFormatter={(t) => formatClock(Number(t))}
+          formatter={(value) => [formatCount(Number(value)), "Remaining"]}
+          isAnimationActive={false}
+        />
+        <Area
+          type="linear"
+          dataKey="remaining"
+          name="Remaining"
+          stroke={CHART_COLORS.remaining}
+          strokeWidth={2}
+          fill={CHART_COLORS.remaining}
+          fillOpacity={0.12}
+          dot={false}
+          isAnimationActive={false}
+        />
+      </AreaChart>
+    </figure>
+  );
+}

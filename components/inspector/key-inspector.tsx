@@ -1,0 +1,150 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import { ErrorNote, Loading, PageHeader } from "@/components/ui/states";
+import { api } from "@/lib/client/api";
+import type {
+  CustomerResponse,
+  InspectResponse,
+  Operation,
+  PlansResponse,
+} from "@/lib/client/types";
+import { emptyHistory, type InspectorHistory, recordInspection } from "./history";
+import styles from "./inspector.module.css";
+import { OperationPanel } from "./operation-panel";
+import { OverrideEditor } from "./override-editor";
+import { ResetBucketsButton } from "./reset-buckets-button";
+import { TestRequestPanel } from "./test-request-panel";
+import { TrafficPanel } from "./traffic-panel";
+
+const OPERATIONS: Operation[] = ["read", "write"];
+const WINDOWS = [
+  { ms: 60_000, label: "1 minute" },
+  { ms: 120_000, label: "2 minutes" },
+  { ms: 300_000, label: "5 minutes" },
+];
+
+/**
+ * KeyInspector is the live view of one customer's key: it peeks at the buckets once a second
+ * (the inspect endpoint consumes nothing), keeps five minutes of samples in the browser, and
+ * offers overrides, a bucket reset and test requests.
+ */
+export function KeyInspector({ customerId }: { customerId: number }) {
+  const customer = useQuery({
+    queryKey: ["customers", customerId],
+    queryFn: () => api<CustomerResponse>(`/customers/${customerId}`),
+  });
+  const plans = useQuery({ queryKey: ["plans"], queryFn: () => api<PlansResponse>("/plans") });
+  const inspect = useQuery({
+    queryKey: ["customers", customerId, "inspect"],
+    queryFn: () => api<InspectResponse>(`/customers/${customerId}/inspect`),
+    refetchInterval: 1_000,
+    enabled: customer.isSuccess,
+  });
+  const [history, setHistory] = useState<InspectorHistory>(emptyHistory);
+  const [windowMs, setWindowMs] = useState(60_000);
+  useEffect(() => {
+    const data = inspect.data;
+    if (data) setHistory((h) => recordInspection(h, data));
+  }, [inspect.data]);
+
+  if (customer.isPending) return <Loading label="Loading the customer…" />;
+  if (customer.isError) {
+    return (
+      <>
+        <PageHeader title="Key inspector" />
+        <ErrorNote error={customer.error} />
+        <Link href="/customers">Back to customers</Link>
+      </>
+    );
+  }
+  const { customer: c, overrides } = customer.data;
+  const plan = plans.data?.plans.find((p) => p.id === c.planId);
+  return (
+    <>
+      <PageHeader
+        title={c.name}
+        description={
+          <span className={styles.headerMeta}>
+            <span>
+              Plan <Link href={`/plans/${c.planId}`}>{c.planName}</Link>
+            </span>
+            <span
+              className={`badge ${c.status === "active" ? "ok" : "bad"}`}
+              data-testid="customer-status"
+            >
+              {c.status}
+            </span>
+            <span>
+              Key <code>{c.apiKeyPrefix}…</code>
+            </span>
+            <Link href="/customers">All customers</Link>
+          </span>
+        }
+        actions={
+          <>
+            <label className="muted" htmlFor="inspector-window">
+              Window
+            </label>
+            <select
+              id="inspector-window"
+              value={windowMs}
+              onChange={(e) => setWindowMs(Number(e.target.value))}
+            >
+              {WINDOWS.map((w) => (
+                <option key={w.ms} value={w.ms}>
+                  {w.label}
+                </option>
+              ))}
+            </select>
+            <ResetBucketsButton customerId={c.id} name={c.name} />
+          </>
+        }
+      />
+      {c.status === "suspended" ? (
+        <div className="notice info">
+          This customer is suspended: its API requests are refused with 403 and take no tokens.
+        </div>
+      ) : null}
+      <ErrorNote error={inspect.error} />
+      <div className="grid cols-2">
+        {OPERATIONS.map((operation) => (
+          <OperationPanel
+            key={operation}
+            operation={operation}
+            decision={inspect.data?.operations[operation]}
+            history={history}
+            windowMs={windowMs}
+          />
+        ))}
+      </div>
+      <div className="grid cols-2">
+        <TrafficPanel customerId={c.id} windowMs={windowMs} />
+        <TestRequestPanel customerId={c.id} />
+      </div>
+      <ErrorNote error={plans.error} />
+      {plan ? (
+        <div className="grid cols-2">
+          {OPERATIONS.map((operation) => {
+            const planLimits = plan.limits.filter((l) => l.operation === operation);
+            const override = overrides[operation];
+            return (
+              <OverrideEditor
+                key={`${operation}:${JSON.stringify([override, planLimits])}`}
+                customerId={c.id}
+                operation={operation}
+                override={override}
+                planLimits={planLimits}
+                now={history.now}
+              />
+            );
+          })}
+        </div>
+      ) : plans.isPending ? (
+        <Loading label="Loading the plan…" />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+import type { DecisionView, Operation } from "@/lib/client/types";
+import { BucketPanel } from "./bucket-panel";
+import { type InspectorHistory, seriesKey } from "./history";
+import styles from "./inspector.module.css";
+
+/** OPERATION_TITLES name the operations as headings. */
+export const OPERATION_TITLES: Record<Operation, string> = { read: "Reads", write: "Writes" };
+
+/** OperationPanel shows one operation's live buckets, and whether the plan or an override sets them. */
+export function OperationPanel({
+  operation,
+  decision,
+  history,
+  windowMs,
+}: {
+  operation: Operation;
+  decision: DecisionView | undefined;
+  history: InspectorHistory;
+  windowMs: number;
+}) {
+  const headingId = `live-${operation}`;
+  return (
+    <section className="card" aria-labelledby={headingId}>
+      <div className={styles.panelHead}>
+        <h2 id={headingId}>{OPERATION_TITLES[operation]}</h2>
+        {decision ? (
+          <span
+            className={`badge ${decision.source === "override" ? styles.override : ""}`}
+            data-testid={`source-${operation}`}
+            title={
+              decision.source === "override"
+                ? "An override replaces the plan's limits"
+                : "The plan's limits apply"
+            }
+          >
+            {decision.source}
+          </span>
+        ) : null}
+      </div>
+      {!decision ? (
+        <p className={styles.sub}>
+          <span className="spinner" /> Peeking at the buckets…
+        </p>
+      ) : decision.buckets.length === 0 ? (
+        <p className={styles.sub}>No limits: every {operation} is allowed.</p>
+      ) : (
+        <>
+          <p className={styles.sub}>
+            {decision.buckets.length > 1 ? "A request needs a token from every bucket. " : ""}
+            Peeked every second; peeking takes no tokens.
+          </p>
+          {decision.buckets.map((bucket, index) => {
+            const key = seriesKey(operation, index, bucket.limit);
+            return (
+              <BucketPanel
+                key={key}
+                operation={operation}
+                index={index}
+                bucket={bucket}
+                samples={history.series[key] ?? []}
+                now={history.now}
+                windowMs={windowMs}
+              />
+            );
+          })}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+import { type DraftErrors, errorsByPath } from "@/components/ui/field-errors";
+import {
+  blankDraft,
+  draftOfLimit,
+  type LimitDraft,
+  limitOfDraft,
+} from "@/components/ui/limit-draft";
+import type { OverrideView } from "@/lib/client/types";
+import { type OverrideInput, overrideSchema } from "@/lib/schemas/customer.schema";
+
+/** EXPIRY_UNITS are the units an "expires in" amount is typed in. */
+export const EXPIRY_UNITS = [
+  { unit: "s", label: "seconds", ms: 1_000 },
+  { unit: "m", label: "minutes", ms: 60_000 },
+  { unit: "h", label: "hours", ms: 3_600_000 },
+  { unit: "d", label: "days", ms: 86_400_000 },
+] as const;
+
+/** ExpiryUnit is one of EXPIRY_UNITS. */
+export type ExpiryUnit = (typeof EXPIRY_UNITS)[number]["unit"];
+
+/** ExpiryDraft is an override's expiry as typed: never, after an amount of time, or at a local time. */
+export interface ExpiryDraft {
+  mode: "never" | "after" | "at";
+  amount: string;
+  unit: ExpiryUnit;
+  /** at is a datetime-local value, "YYYY-MM-DDTHH:MM[:SS]", in the browser's time zone. */
+  at: string;
+}
+
+/** OverrideDraft is the override editor's state. */
+export interface OverrideDraft {
+  limits: LimitDraft[];
+  expiry: ExpiryDraft;
+}
+
+/** toDatetimeLocal writes a time (ms) as a datetime-local value with seconds, in local time. */
+export function toDatetimeLocal(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/**
+ * draftOfOverride starts the editor from the stored override, or, with none, from the limits
+ * in force (the plan's) so that an operator edits rather than retypes them.
+ */
+export function draftOfOverride(
+  override: OverrideView | undefined,
+  fallbackLimits: readonly { count: number; periodMs: number }[],
+): OverrideDraft {
+  const limits = override?.limits ?? fallbackLimits;
+  const expiresAt = override?.expiresAt ?? null;
+  return {
+    limits: limits.length > 0 ? limits.map(draftOfLimit) : [blankDraft()],
+    expiry: {
+      mode: expiresAt === null ? "never" : "at",
+      amount: "10",
+      unit: "m",
+      at: expiresAt === null ? "" : toDatetimeLocal(expiresAt),
+    },
+  };
+}
+
+/** OverrideResult is a valid override body, or the errors to show at the fields. */
+export type OverrideResult =
+  | { ok: true; value: OverrideInput }
+  | { ok: false; errors: DraftErrors };
+
+function expiresAtOf(expiry: ExpiryDraft, now: number): number | null | string {
+  if (expiry.mode === "never") return null;
+  if (expiry.mode === "after") {
+    const amount = expiry.amount.trim() === "" ? Number.NaN : Number(expiry.amount);
+    if (!Number.isFinite(amount) || amount <= 0) return "Enter a time after now";
+    const ms = EXPIRY_UNITS.find((u) => u.unit === expiry.unit)?.ms ?? 1_000;
+    return Math.round(now + amount * ms);
+  }
+  if (expiry.at === "") return "Choose a date and time";
+  const at = new Date(expiry.at).getTime();
+  if (Number.isNaN(at)) return "Choose a date and time";
+  if (at <= now) return "Expiry must be in the future";
+  return at;
+}
+
+/**
+ * overrideOfDraft validates the editor's state with the API's own overrideSchema and returns the
+ * body to PUT, or the errors by field path. `now` (ms) anchors "expires in" amounts.
+ */
+export function overrideOfDraft(draft: OverrideDraft, now: number): OverrideResult {
+  const expiresAt = expiresAtOf(draft.expiry, now);
+  const parsed = overrideSchema.safeParse({
+    limits: draft.limits.map(limitOfDraft),
+    expiresAt: typeof expiresAt === "string" ? null : expiresAt,
+  });
+  const errors: DraftErrors = parsed.success ? {} : errorsByPath(parsed.error.issues);
+  if (typeof expiresAt === "string") errors.expiresAt = expiresAt;
+  if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, value: parsed.data };
+}

@@ -1,0 +1,214 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { formatClock, formatSpan } from "@/components/charts/time-axis";
+import { Field } from "@/components/ui/field";
+import { type DraftErrors, firstErrors } from "@/components/ui/field-errors";
+import { LimitRows } from "@/components/ui/limit-rows";
+import { ErrorNote } from "@/components/ui/states";
+import { useToast } from "@/components/ui/toast";
+import { ApiError, api } from "@/lib/client/api";
+import type { CustomerResponse, Operation, OverrideView } from "@/lib/client/types";
+import { describeLimits } from "@/lib/format";
+import type { OverrideInput } from "@/lib/schemas/customer.schema";
+import styles from "./inspector.module.css";
+import { OPERATION_TITLES } from "./operation-panel";
+import {
+  draftOfOverride,
+  EXPIRY_UNITS,
+  type ExpiryDraft,
+  type ExpiryUnit,
+  type OverrideDraft,
+  overrideOfDraft,
+} from "./override-draft";
+
+type Limits = readonly { count: number; periodMs: number }[];
+
+function OverrideStatus({
+  override,
+  planLimits,
+  now,
+}: {
+  override: OverrideView | undefined;
+  planLimits: Limits;
+  now: number;
+}) {
+  const plan = `the plan's limits apply (${describeLimits(planLimits)})`;
+  let text: string;
+  if (!override) text = `No override: ${plan}.`;
+  else if (override.expiresAt === null)
+    text = `Override in force: ${describeLimits(override.limits)}, until cleared.`;
+  else if (now > 0 && override.expiresAt <= now)
+    text = `Override expired at ${formatClock(override.expiresAt)}: ${plan} again.`;
+  else
+    text = `Override in force: ${describeLimits(override.limits)}, until ${formatClock(override.expiresAt)}${now > 0 ? ` (in ${formatSpan(override.expiresAt - now)})` : ""}.`;
+  return (
+    <p className={styles.status} data-testid={`override-status-${override ? "set" : "none"}`}>
+      {text}
+    </p>
+  );
+}
+
+/**
+ * OverrideEditor sets or clears a customer's override for one operation: limit rows and an
+ * optional expiry ("never", "in N seconds/minutes/...", or a local date and time). It validates
+ * with the API's overrideSchema before sending and shows the server's field errors too. The
+ * parent remounts it (by key) when the stored override changes.
+ */
+export function OverrideEditor({
+  customerId,
+  operation,
+  override,
+  planLimits,
+  now,
+}: {
+  customerId: number;
+  operation: Operation;
+  override: OverrideView | undefined;
+  planLimits: Limits;
+  now: number;
+}) {
+  const queryClient = useQueryClient();
+  const notify = useToast();
+  const [draft, setDraft] = useState<OverrideDraft>(() => draftOfOverride(override, planLimits));
+  const [errors, setErrors] = useState<DraftErrors>({});
+  const title = OPERATION_TITLES[operation];
+  const path = `/customers/${customerId}/overrides/${operation}`;
+
+  const onStored = (result: Pick<CustomerResponse, "overrides">, message: string) => {
+    setErrors({});
+    notify(message);
+    queryClient.setQueryData<CustomerResponse>(["customers", customerId], (old) =>
+      old ? { ...old, overrides: result.overrides } : old,
+    );
+    void queryClient.invalidateQueries({ queryKey: ["customers", customerId, "inspect"] });
+  };
+  const onFailed = (error: Error) => {
+    if (error instanceof ApiError) setErrors(firstErrors(error.errors));
+  };
+  const save = useMutation({
+    mutationFn: (body: OverrideInput) =>
+      api<Pick<CustomerResponse, "overrides">>(path, { method: "PUT", body }),
+    onSuccess: (result) => onStored(result, `${title} override saved`),
+    onError: onFailed,
+  });
+  const clear = useMutation({
+    mutationFn: () => api<Pick<CustomerResponse, "overrides">>(path, { method: "DELETE" }),
+    onSuccess: (result) => onStored(result, `${title} override cleared`),
+    onError: onFailed,
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const result = overrideOfDraft(draft, Date.now());
+    if (!result.ok) {
+      setErrors(result.errors);
+      return;
+    }
+    save.mutate(result.value);
+  }
+
+  const setExpiry = (change: Partial<ExpiryDraft>) =>
+    setDraft((d) => ({ ...d, expiry: { ...d.expiry, ...change } }));
+  const headingId = `override-${operation}`;
+  const busy = save.isPending || clear.isPending;
+  const failure = save.error ?? clear.error;
+  const unplaced =
+    failure &&
+    !(
+      failure instanceof ApiError &&
+      Object.keys(failure.errors).some((p) => p.startsWith("limits") || p === "expiresAt")
+    );
+  return (
+    <section className="card" aria-labelledby={headingId}>
+      <h2 id={headingId}>Override for {title.toLowerCase()}</h2>
+      <OverrideStatus override={override} planLimits={planLimits} now={now} />
+      {unplaced ? <ErrorNote error={failure} /> : null}
+      <form onSubmit={submit} noValidate>
+        <LimitRows
+          rows={draft.limits}
+          errors={errors}
+          idPrefix={`override-${operation}`}
+          onChange={(limits) => setDraft((d) => ({ ...d, limits }))}
+        />
+        <div className={styles.inline} style={{ marginTop: 14 }}>
+          <Field
+            label="Expiry"
+            error={draft.expiry.mode === "never" ? errors.expiresAt : undefined}
+          >
+            {(props) => (
+              <select
+                {...props}
+                value={draft.expiry.mode}
+                onChange={(e) => setExpiry({ mode: e.target.value as ExpiryDraft["mode"] })}
+              >
+                <option value="never">Never (until cleared)</option>
+                <option value="after">After a while</option>
+                <option value="at">At a date and time</option>
+              </select>
+            )}
+          </Field>
+          {draft.expiry.mode === "after" ? (
+            <>
+              <Field label="Expires in" error={errors.expiresAt}>
+                {(props) => (
+                  <input
+                    {...props}
+                    type="number"
+                    inputMode="decimal"
+                    min={0}
+                    step="any"
+                    style={{ width: 90 }}
+                    value={draft.expiry.amount}
+                    onChange={(e) => setExpiry({ amount: e.target.value })}
+                  />
+                )}
+              </Field>
+              <div className="field">
+                <select
+                  aria-label="Expiry unit"
+                  value={draft.expiry.unit}
+                  onChange={(e) => setExpiry({ unit: e.target.value as ExpiryUnit })}
+                >
+                  {EXPIRY_UNITS.map((u) => (
+                    <option key={u.unit} value={u.unit}>
+                      {u.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </>
+          ) : null}
+          {draft.expiry.mode === "at" ? (
+            <Field label="Expires at" error={errors.expiresAt}>
+              {(props) => (
+                <input
+                  {...props}
+                  type="datetime-local"
+                  step={1}
+                  value={draft.expiry.at}
+                  onChange={(e) => setExpiry({ at: e.target.value })}
+                />
+              )}
+            </Field>
+          ) : null}
+        </div>
+        <div className={styles.actions}>
+          <button type="submit" className="btn primary" disabled={busy}>
+            {save.isPending ? <span className="spinner" /> : null}
+            Save override
+          </button>
+          <button
+            type="button"
+            className="btn"
+            disabled={busy || !override}
+            onClick={() => clear.mutate()}
+          >
+            Clear override
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+"use client";
+
+import { Area, AreaChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
+import type { TrafficPoint } from "@/lib/client/types";
+import { formatAgo, formatClockTime, formatCount, xTicks, yAxis } from "./traffic-chart-data";
+
+const ALLOWED = "#16803c";
+const DENIED = "#c2332b";
+
+/**
+ * TrafficChart draws allowed and denied decisions per second, stacked, over `domain` (ms since
+ * the epoch); the maths lives in traffic-chart-data.ts, this only renders.
+ */
+export function TrafficChart({
+  points,
+  domain,
+}: {
+  points: readonly TrafficPoint[];
+  domain: [number, number];
+}) {
+  const y = yAxis(points);
+  return (
+    <AreaChart
+      responsive
+      style={{ width: "100%", height: 280 }}
+      data={points as TrafficPoint[]}
+      margin={{ top: 8, right: 12, bottom: 0, left: -12 }}
+    >
+      <CartesianGrid stroke="#e1e5eb" vertical={false} />
+      <XAxis
+        dataKey="t"
+        type="number"
+        domain={domain}
+        ticks={xTicks(domain)}
+        tickFormatter={(t: number) => formatAgo(t, domain[1])}
+        tick={{ fontSize: 12, fill: "#5d6778" }}
+        stroke="#c9d0da"
+      />
+      <YAxis
+        domain={y.domain}
+        ticks={y.ticks}
+        allowDecimals={false}
+        tickFormatter={(n: number) => formatCount(n)}
+        tick={{ fontSize: 12, fill: "#5d6778" }}
+        stroke="#c9d0da"
+      />
+      <Tooltip
+        labelFormatter={(t) => formatClockTime(Number(t))}
+        formatter={(value) => formatCount(Number(value))}
+        isAnimationActive={false}
+      />
+      <Legend verticalAlign="top" height={28} iconType="square" />
+      <Area
+        type="monotone"
+        dataKey="allowed"
+        name="Allowed"
+        stackId="decisions"
+        stroke={ALLOWED}
+        fill={ALLOWED}
+        fillOpacity={0.18}
+        isAnimationActive={false}
+      />
+      <Area
+        type="monotone"
+        dataKey="denied"
+        name="Denied"
+        stackId="decisions"
+        stroke={DENIED}
+        fill={DENIED}
+        fillOpacity={0.25}
+        isAnimationActive={false}
+      />
+    </AreaChart>
+  );
+}

@@ -1,0 +1,89 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { ErrorNote, Loading, PageHeader } from "@/components/ui/states";
+import { useToast } from "@/components/ui/toast";
+import { api } from "@/lib/client/api";
+import type { PlanResponse, PlansResponse, PlanWithLimits } from "@/lib/client/types";
+import { describeLimits } from "@/lib/format";
+import { draftFromPlan, validateUpdate } from "./plan-draft";
+import { PlanForm } from "./plan-form";
+
+/** SAVED_MESSAGE tells the operator when an edit takes effect. */
+export const SAVED_MESSAGE = "Saved. The next API request uses the new limits.";
+
+/** EditPlan is the page that edits one plan's fields and limits. */
+export function EditPlan({ id }: { id: number }) {
+  const plan = useQuery({
+    queryKey: ["plan", id],
+    queryFn: () => api<PlanResponse>(`/plans/${id}`),
+  });
+  const list = useQuery({ queryKey: ["plans"], queryFn: () => api<PlansResponse>("/plans") });
+  const customers = list.data?.plans.find((p) => p.id === id)?.customerCount;
+
+  if (!plan.data) {
+    return (
+      <>
+        <PageHeader title="Edit plan" />
+        {plan.error ? <ErrorNote error={plan.error} /> : <Loading label="Loading plan…" />}
+      </>
+    );
+  }
+  return <Editor plan={plan.data.plan} customers={customers} />;
+}
+
+function Editor({ plan, customers }: { plan: PlanWithLimits; customers?: number }) {
+  const [initial] = useState(() => draftFromPlan(plan));
+  const [saved, setSaved] = useState(plan);
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return (
+    <>
+      <PageHeader
+        title={`Edit plan “${saved.name}”`}
+        description="Changes apply to every customer on this plan from their next API request."
+      />
+      <PlanForm
+        initial={initial}
+        autoSlug={false}
+        submitLabel="Save changes"
+        previewTitle="After saving"
+        validate={(draft) => validateUpdate(draft, saved)}
+        save={async (body) => {
+          if (Object.keys(body).length === 0) {
+            toast("Nothing to change.");
+            return undefined;
+          }
+          const { plan: next } = await api<PlanResponse>(`/plans/${saved.id}`, {
+            method: "PATCH",
+            body,
+          });
+          setSaved(next);
+          queryClient.setQueryData(["plan", next.id], { plan: next });
+          void queryClient.invalidateQueries({ queryKey: ["plans"] });
+          void queryClient.invalidateQueries({ queryKey: ["audit"] });
+          toast(SAVED_MESSAGE);
+          return draftFromPlan(next);
+        }}
+        aside={
+          <section className="in-effect" aria-label="In effect now">
+            <h3>In effect now</h3>
+            <dl>
+              <dt>Reads</dt>
+              <dd>{describeLimits(saved.limits.filter((l) => l.operation === "read"))}</dd>
+              <dt>Writes</dt>
+              <dd>{describeLimits(saved.limits.filter((l) => l.operation === "write"))}</dd>
+              <dt>Used by</dt>
+              <dd>
+                {customers === undefined
+                  ? "…"
+                  : `${customers.toLocaleString("en-US")} customer${customers === 1 ? "" : "s"}`}
+              </dd>
+            </dl>
+          </section>
+        }
+      />
+    </>
+  );
+}

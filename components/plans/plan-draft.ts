@@ -1,0 +1,177 @@
+import type { Operation, PlanWithLimits } from "@/lib/client/types";
+import { PERIOD_UNITS, splitPeriod } from "@/lib/format";
+import { type FieldErrors, fieldErrorsOf } from "@/lib/http";
+import {
+  type PlanCreate,
+  type PlanUpdate,
+  planCreateSchema,
+  planUpdateSchema,
+} from "@/lib/schemas/plan.schema";
+
+/** PeriodUnit is a unit a limit's period is edited in ("ms", "s", "m", "h", "d"). */
+export type PeriodUnit = (typeof PERIOD_UNITS)[number]["unit"];
+
+/** LimitDraft is one limit row as typed: count and period amount are the inputs' raw text. */
+export interface LimitDraft {
+  key: number;
+  operation: Operation;
+  count: string;
+  amount: string;
+  unit: PeriodUnit;
+}
+
+/** PlanDraft is the plan editor's state, before validation. */
+export interface PlanDraft {
+  name: string;
+  slug: string;
+  description: string;
+  limits: LimitDraft[];
+}
+
+let nextKey = 1;
+
+/** limitDraft makes a limit row with a fresh React key. */
+export function limitDraft(
+  operation: Operation,
+  count: number | string,
+  amount: number | string,
+  unit: PeriodUnit,
+): LimitDraft {
+  nextKey += 1;
+  return { key: nextKey, operation, count: String(count), amount: String(amount), unit };
+}
+
+/** emptyDraft is a new plan: no name yet, one read and one write limit to start from. */
+export function emptyDraft(): PlanDraft {
+  return {
+    name: "",
+    slug: "",
+    description: "",
+    limits: [limitDraft("read", 100, 1, "m"), limitDraft("write", 20, 1, "m")],
+  };
+}
+
+/** draftFromPlan turns a stored plan into editor state, each period in its largest whole unit. */
+export function draftFromPlan(plan: PlanWithLimits): PlanDraft {
+  return {
+    name: plan.name,
+    slug: plan.slug,
+    description: plan.description,
+    limits: plan.limits.map((l) => {
+      const { amount, unit } = splitPeriod(l.periodMs);
+      return limitDraft(l.operation, l.count, amount, unit);
+    }),
+  };
+}
+
+/** slugify derives a slug from a name: "Pro Plus!" -> "pro-plus". */
+export function slugify(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/, "");
+}
+
+/** numberOf reads an input's text: blank is undefined, anything else a number (maybe NaN). */
+function numberOf(text: string): number | undefined {
+  return text.trim() === "" ? undefined : Number(text);
+}
+
+/** periodMsOf multiplies an amount by its unit, undoing float noise (1.1 s is 1100 ms, not 1100.0000000000002). */
+export function periodMsOf(amount: number | undefined, unit: PeriodUnit): number | undefined {
+  if (amount === undefined) return undefined;
+  const ms = PERIOD_UNITS.find((u) => u.unit === unit)?.ms ?? 1;
+  const raw = amount * ms;
+  const rounded = Math.round(raw);
+  return Math.abs(raw - rounded) < 1e-6 ? rounded : raw;
+}
+
+/** PlanBody is the body the editor sends, before the schema checks it. */
+export interface PlanBody {
+  slug: string;
+  name: string;
+  description: string;
+  limits: { operation: Operation; count: number | undefined; periodMs: number | undefined }[];
+}
+
+/** toBody converts a draft into the API's shape: counts as numbers, periods as amount × unit in ms. */
+export function toBody(draft: PlanDraft): PlanBody {
+  return {
+    slug: draft.slug,
+    name: draft.name,
+    description: draft.description,
+    limits: draft.limits.map((l) => ({
+      operation: l.operation,
+      count: numberOf(l.count),
+      periodMs: periodMsOf(numberOf(l.amount), l.unit),
+    })),
+  };
+}
+
+/** Validation is a checked body, or the field errors the server would answer with. */
+export type Validation<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
+
+/** validateCreate checks a new plan with the server's own schema and error paths. */
+export function validateCreate(draft: PlanDraft): Validation<PlanCreate> {
+  const parsed = planCreateSchema.safeParse(toBody(draft));
+  return parsed.success
+    ? { ok: true, data: parsed.data }
+    : { ok: false, errors: fieldErrorsOf(parsed.error) };
+}
+
+function sameLimits(a: readonly PlanWithLimits["limits"][number][], b: typeof a): boolean {
+  const key = (rows: typeof a) =>
+    JSON.stringify(
+      rows
+        .map((r) => [r.operation, r.count, r.periodMs])
+        .sort((x, y) => String(x).localeCompare(String(y))),
+    );
+  return key(a) === key(b);
+}
+
+/**
+ * validateUpdate checks the whole draft with the server's update schema, then keeps only the
+ * fields that differ from the saved plan (limits go whole: they replace all). An edit that
+ * changes nothing is an empty object.
+ */
+export function validateUpdate(draft: PlanDraft, saved: PlanWithLimits): Validation<PlanUpdate> {
+  const parsed = planUpdateSchema.safeParse(toBody(draft));
+  if (!parsed.success) return { ok: false, errors: fieldErrorsOf(parsed.error) };
+  const { slug, name, description, limits } = parsed.data;
+  const changes: PlanUpdate = {};
+  if (slug !== undefined && slug !== saved.slug) changes.slug = slug;
+  if (name !== undefined && name !== saved.name) changes.name = name;
+  if (description !== undefined && description !== saved.description)
+    changes.description = description;
+  if (limits !== undefined && !sameLimits(limits, saved.limits)) changes.limits = limits;
+  return { ok: true, data: changes };
+}
+
+/** sameDraft tells whether two drafts hold the same values (row keys aside). */
+export function sameDraft(a: PlanDraft, b: PlanDraft): boolean {
+  const strip = (d: PlanDraft) =>
+    JSON.stringify({ ...d, limits: d.limits.map(({ key: _key, ...rest }) => rest) });
+  return strip(a) === strip(b);
+}
+
+/** validLimitsOf is a draft's valid rows of one operation, for the "in words" preview. */
+export function validLimitsOf(
+  draft: PlanDraft,
+  operation: Operation,
+): { count: number; periodMs: number }[] {
+  return toBody(draft).limits.flatMap((l) =>
+    l.operation === operation &&
+    l.count !== undefined &&
+    l.periodMs !== undefined &&
+    Number.isInteger(l.count) &&
+    l.count > 0 &&
+    Number.isInteger(l.periodMs) &&
+    l.periodMs > 0
+      ? [{ count: l.count, periodMs: l.periodMs }]
+      : [],
+  );
+}

@@ -1,0 +1,122 @@
+import { expect, test, unique } from "./fixtures";
+
+test.describe("key inspector", () => {
+  test("remaining tokens fall as the API is called and climb back as time passes", async ({
+    page,
+    admin,
+    signIn,
+    request,
+  }) => {
+    // 5 reads per 10 s: a token comes back every 2 s, so the climb is visible within seconds.
+    const plan = await admin.createPlan(
+      [
+        { operation: "read", count: 5, periodMs: 10_000 },
+        { operation: "read", count: 100, periodMs: 3_600_000 },
+        { operation: "write", count: 3, periodMs: 60_000 },
+      ],
+      unique("Inspect"),
+    );
+    const customer = await admin.createCustomer(plan.id, unique("Acme"));
+    const asCustomer = { Authorization: `Bearer ${customer.apiKey}` };
+    await signIn();
+    await page.goto(`/customers/${customer.id}`);
+    await expect(page.getByRole("heading", { level: 1, name: customer.name })).toBeVisible();
+    await expect(page.getByText(plan.name, { exact: true })).toBeVisible();
+
+    const remaining = page.getByTestId("remaining-read-0");
+    await expect(remaining).toHaveText("5");
+    await expect(page.getByTestId("capacity-read-0")).toHaveText("5");
+    await expect(page.getByTestId("retry-after-read-0")).toHaveText("none");
+    await expect(page.getByTestId("remaining-read-1")).toHaveText("100");
+
+    for (let i = 0; i < 5; i++) {
+      const res = await request.get("/api/v1/items", { headers: asCustomer });
+      expect(res.status()).toBe(200);
+    }
+    for (let i = 0; i < 3; i++) {
+      const res = await request.get("/api/v1/items", { headers: asCustomer });
+      expect(res.status()).toBe(429);
+    }
+
+    // The bucket is empty (a token may already be back by the next peek), then refills.
+    await expect.poll(async () => Number(await remaining.textContent())).toBeLessThanOrEqual(1);
+    await expect(page.getByTestId("remaining-read-1")).toHaveText("95");
+    await expect(page.getByTestId("traffic-allowed")).toHaveText("5");
+    await expect(page.getByTestId("traffic-denied")).toHaveText("3");
+    await expect(remaining).toHaveText("3", { timeout: 15_000 });
+
+    // A test request through the inspector is a real decision: it takes write tokens.
+    await page.getByLabel("Operation").selectOption("write");
+    await page.getByLabel("Cost").fill("2");
+    await page.getByRole("button", { name: "Send test request" }).click();
+    await expect(page.getByTestId("test-status")).toHaveText("200 allowed");
+    await expect(page.getByTestId("test-remaining")).toHaveText("1");
+    await expect(page.getByTestId("remaining-write-0")).toHaveText("1");
+    await page.getByRole("button", { name: "Send test request" }).click();
+    await expect(page.getByTestId("test-status")).toHaveText("429 too many requests");
+    await expect(page.getByTestId("test-retry-after")).toHaveText(/s$/);
+    await expect(page.getByTestId("traffic-denied")).toHaveText("4");
+
+    await page.screenshot({ path: "docs/key-inspector.png" });
+
+    await expect(remaining).toHaveText("5", { timeout: 15_000 });
+  });
+
+  test("polling the inspector costs the API nothing", async ({ page, admin, signIn, request }) => {
+    // Hour-long periods: a peek that took a token would show for the rest of the test.
+    const plan = await admin.createPlan([
+      { operation: "read", count: 3, periodMs: 3_600_000 },
+      { operation: "write", count: 2, periodMs: 3_600_000 },
+    ]);
+    const customer = await admin.createCustomer(plan.id);
+    await signIn();
+    await page.goto(`/customers/${customer.id}`);
+
+    const readChart = page.getByRole("figure", {
+      name: "Remaining tokens of read bucket 1 over time",
+    });
+    await expect
+      .poll(async () => Number(await readChart.getAttribute("data-samples")), { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(8);
+    await expect(page.getByTestId("remaining-read-0")).toHaveText("3");
+    await expect(page.getByTestId("remaining-write-0")).toHaveText("2");
+    await expect(page.getByTestId("traffic-allowed")).toHaveText("0");
+
+    // The API agrees: the first real request finds a full bucket.
+    const res = await request.get("/api/v1/items", {
+      headers: { Authorization: `Bearer ${customer.apiKey}` },
+    });
+    expect(res.status()).toBe(200);
+    expect(res.headers().ratelimit).toMatch(/^"read-3-per-1h";r=2;/);
+    await expect(page.getByTestId("remaining-read-0")).toHaveText("2");
+  });
+
+  test("reset buckets, after confirmation, fills them again", async ({
+    page,
+    admin,
+    signIn,
+    request,
+  }) => {
+    const plan = await admin.createPlan([{ operation: "read", count: 4, periodMs: 3_600_000 }]);
+    const customer = await admin.createCustomer(plan.id);
+    for (let i = 0; i < 3; i++) {
+      await request.get("/api/v1/items", {
+        headers: { Authorization: `Bearer ${customer.apiKey}` },
+      });
+    }
+    await signIn();
+    await page.goto(`/customers/${customer.id}`);
+    await expect(page.getByTestId("remaining-read-0")).toHaveText("1");
+
+    await page.getByRole("button", { name: "Reset buckets" }).click();
+    const dialog = page.getByRole("dialog", { name: "Reset buckets?" });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByTestId("remaining-read-0")).toHaveText("1");
+
+    await page.getByRole("button", { name: "Reset buckets" }).click();
+    await dialog.getByRole("button", { name: "Reset buckets" }).click();
+    await expect(page.getByRole("status")).toContainText("Buckets reset");
+    await expect(page.getByTestId("remaining-read-0")).toHaveText("4");
+  });
+});

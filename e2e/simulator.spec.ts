@@ -1,0 +1,85 @@
+import { expect, test, unique } from "./fixtures";
+
+test.describe("simulator", () => {
+  test("a steady pattern's totals match the limiter's arithmetic", async ({ page, signIn }) => {
+    await signIn();
+    await page.goto("/simulator");
+    await page.getByLabel("Count for limit 1").fill("10");
+    await page.getByLabel("Period for limit 1").fill("1");
+    await page.getByLabel("Unit for limit 1").selectOption("s");
+    await page.getByLabel("Pattern").selectOption("steady");
+    await page.getByLabel("Requests per second").fill("20");
+    await page.getByLabel("For (seconds)").fill("5");
+    await page.getByRole("button", { name: "Simulate" }).click();
+
+    // 10 per second, a request every 50 ms: the full bucket and the tokens earned meanwhile
+    // carry the first 19 requests (t = 0..900 ms); then every other request passes, 10 a
+    // second, for the 4 seconds left: 19 + 40 = 59 of 100.
+    await expect(page.getByTestId("sim-requests")).toHaveText("100");
+    await expect(page.getByTestId("sim-allowed")).toHaveText("59");
+    await expect(page.getByTestId("sim-denied")).toHaveText("41");
+    await expect(page.getByTestId("sim-allowed-share")).toHaveText("59%");
+    await expect(
+      page.getByRole("figure", { name: "Simulated allowed and denied requests over time" }),
+    ).toBeVisible();
+  });
+
+  test("a plan's limits, edited in place, against bursts", async ({ page, admin, signIn }) => {
+    const plan = await admin.createPlan(
+      [
+        { operation: "read", count: 10, periodMs: 1_000 },
+        { operation: "write", count: 2, periodMs: 1_000 },
+      ],
+      unique("Sim"),
+    );
+    await signIn();
+    await page.goto("/simulator");
+    await page
+      .getByLabel("Start from")
+      .selectOption({ label: `${plan.name}: reads (10 per second)` });
+    await expect(page.getByLabel("Count for limit 1")).toHaveValue("10");
+    await page.getByLabel("Pattern").selectOption("bursts");
+    await page.getByLabel("Requests per burst").fill("15");
+    await page.getByLabel("Every (seconds)").fill("0.5");
+    await page.getByLabel("For (seconds)").fill("2");
+    await page.getByRole("button", { name: "Simulate" }).click();
+
+    // Bursts at 0, 500, 1000, 1500 ms: 10 from the full bucket, then the 5 tokens earned in
+    // each 500 ms: 10 + 5 + 5 + 5 = 25 of 60.
+    await expect(page.getByTestId("sim-requests")).toHaveText("60");
+    await expect(page.getByTestId("sim-allowed")).toHaveText("25");
+    await expect(page.getByTestId("sim-denied")).toHaveText("35");
+    await expect(page.getByTestId("sim-allowed-share")).toHaveText("41.7%");
+
+    // Edit the plan's limit in place: 20 per second (a token is 50 ms). The first burst takes
+    // 15 and leaves 5; the next finds those 5 plus 10 earned in 500 ms, so all 15 pass; the
+    // last two find only the 10 earned since: 15 + 15 + 10 + 10 = 50 of 60. Nothing is saved.
+    await page.getByLabel("Count for limit 1").fill("20");
+    await expect(page.getByText("edited, not saved")).toBeVisible();
+    await page.getByRole("button", { name: "Simulate" }).click();
+    await expect(page.getByTestId("sim-allowed")).toHaveText("50");
+    await expect(page.getByTestId("sim-denied")).toHaveText("10");
+  });
+
+  test("pasted timestamps, and errors at the fields", async ({ page, signIn }) => {
+    await signIn();
+    await page.goto("/simulator");
+    await page.getByLabel("Count for limit 1").fill("2");
+    await page.getByLabel("Period for limit 1").fill("1");
+    await page.getByLabel("Pattern").selectOption("timestamps");
+    const timestamps = page.getByLabel("Timestamps (ms from the start)");
+    await timestamps.fill("0, 0, soon");
+    await page.getByRole("button", { name: "Simulate" }).click();
+    await expect(page.getByText("“soon” is not a whole number of milliseconds")).toBeVisible();
+    await expect(page.getByTestId("sim-allowed")).toHaveCount(0);
+
+    // 2 per second: 0 and 0 empty the bucket; 0, 100 and 150 find nothing; at 1000 ms the
+    // two tokens are back.
+    await timestamps.fill("1000\n0, 0, 0\n100, 150\n1000");
+    await page.getByRole("button", { name: "Simulate" }).click();
+    await expect(page.getByTestId("sim-requests")).toHaveText("7");
+    await expect(page.getByTestId("sim-allowed")).toHaveText("4");
+    await expect(page.getByTestId("sim-denied")).toHaveText("3");
+    await expect(page.getByTestId("sim-allowed-share")).toHaveText("57.1%");
+  });
+});

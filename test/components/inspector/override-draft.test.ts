@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import {
+  draftOfOverride,
+  type OverrideDraft,
+  overrideOfDraft,
+  toDatetimeLocal,
+} from "@/components/inspector/override-draft";
+import type { LimitDraft } from "@/components/ui/limit-draft";
+
+const NOW = 1_700_000_000_000;
+
+function draft(
+  partial: Partial<OverrideDraft["expiry"]> = {},
+  limits: LimitDraft[] = [{ count: "3", amount: "1", unit: "m" }],
+): OverrideDraft {
+  return { limits, expiry: { mode: "never", amount: "10", unit: "m", at: "", ...partial } };
+}
+
+describe("draftOfOverride", () => {
+  it("starts from the stored override, expiry as a local time", () => {
+    const d = draftOfOverride({ limits: [{ count: 3, periodMs: 120_000 }], expiresAt: NOW }, []);
+    expect(d.limits).toEqual([{ count: "3", amount: "2", unit: "m" }]);
+    expect(d.expiry.mode).toBe("at");
+    expect(new Date(d.expiry.at).getTime()).toBe(NOW);
+  });
+
+  it("starts from the limits in force when there is no override", () => {
+    const d = draftOfOverride(undefined, [{ count: 5, periodMs: 1_000 }]);
+    expect(d.limits).toEqual([{ count: "5", amount: "1", unit: "s" }]);
+    expect(d.expiry.mode).toBe("never");
+    expect(draftOfOverride(undefined, []).limits).toEqual([{ count: "", amount: "1", unit: "s" }]);
+  });
+});
+
+describe("overrideOfDraft", () => {
+  it("builds the body, with no expiry", () => {
+    expect(overrideOfDraft(draft(), NOW)).toEqual({
+      ok: true,
+      value: { limits: [{ count: 3, periodMs: 60_000 }], expiresAt: null },
+    });
+  });
+
+  it("reads 'expires in' from now, seconds included", () => {
+    const result = overrideOfDraft(draft({ mode: "after", amount: "6", unit: "s" }), NOW);
+    expect(result).toMatchObject({ ok: true, value: { expiresAt: NOW + 6_000 } });
+  });
+
+  it("reads a local date and time", () => {
+    const at = toDatetimeLocal(NOW + 3_600_000);
+    expect(overrideOfDraft(draft({ mode: "at", at }), NOW)).toMatchObject({
+      ok: true,
+      value: { expiresAt: NOW + 3_600_000 },
+    });
+  });
+
+  it("reports errors at the fields, by path", () => {
+    const result = overrideOfDraft(
+      draft({ mode: "after", amount: "0" }, [
+        { count: "", amount: "1", unit: "s" },
+        { count: "2.5", amount: "0.0001", unit: "s" },
+      ]),
+      NOW,
+    );
+    expect(result).toEqual({
+      ok: false,
+      errors: {
+        "limits.0.count": "Count must be a number",
+        "limits.1.count": "Count must be a whole number",
+        "limits.1.periodMs": "Period must be a whole number of milliseconds",
+        expiresAt: "Enter a time after now",
+      },
+    });
+  });
+
+  it("refuses an expiry in the past and an empty list", () => {
+    expect(overrideOfDraft(draft({ mode: "at", at: toDatetimeLocal(NOW - 1_000) }), NOW)).toEqual({
+      ok: false,
+      errors: { expiresAt: "Expiry must be in the future" },
+    });
+    expect(overrideOfDraft(draft({}, []), NOW)).toEqual({
+      ok: false,
+      errors: { limits: "Add at least one limit" },
+    });
+  });
+});
