@@ -23,7 +23,7 @@ export interface Runtime {
   traffic: TrafficLog;
   metrics: Metrics;
   auth: OperatorAuth;
-  /** loginLimiter slows password guessing: 10 attempts a minute per client address. */
+  /** loginLimiter slows password guessing: 10 failed attempts a minute per client address. */
   loginLimiter: Limiter<string, string>;
   close(): void;
 }

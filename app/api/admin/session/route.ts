@@ -19,18 +19,25 @@ export function GET(request: Request): Response {
   return actor ? json({ actor }) : problem(401, "Not signed in");
 }
 
-/** POST /api/admin/session signs the operator in with the admin password. */
+/**
+ * POST /api/admin/session signs the operator in with the admin password. Failed attempts are
+ * limited to 10 a minute per client address; successful ones cost nothing.
+ */
 export async function POST(request: Request): Promise<Response> {
   const runtime = getRuntime();
-  const attempt = runtime.loginLimiter.allowWithDetails(clientAddress(request));
-  if (!attempt.allowed) {
-    const retry = String(Math.max(1, Math.ceil(attempt.retryAfterMs / 1000)));
-    return problem(429, "Too many sign-in attempts", {}, { "Retry-After": retry });
+  const address = clientAddress(request);
+  const guard = runtime.loginLimiter.peekWithDetails(address);
+  if (!guard.allowed) {
+    const retry = String(Math.max(1, Math.ceil(guard.retryAfterMs / 1000)));
+    return problem(429, "Too many failed sign-in attempts", {}, { "Retry-After": retry });
   }
   const parsed = await parseBody(request, loginSchema);
   if (!parsed.ok) return parsed.response;
   const session = runtime.auth.login(parsed.data.password);
-  if (!session) return problem(401, "Wrong password", { errors: { password: ["Wrong password"] } });
+  if (!session) {
+    runtime.loginLimiter.allow(address);
+    return problem(401, "Wrong password", { errors: { password: ["Wrong password"] } });
+  }
   const maxAge = Math.floor((session.expiresAt - runtime.clock.now()) / 1000);
   return json(
     { actor: "admin", expiresAt: session.expiresAt },
