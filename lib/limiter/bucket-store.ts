@@ -1,6 +1,8 @@
 import type { Limit } from "./limit";
 
 const INITIAL_SLOTS = 16;
+/** Past this many units since the epoch, `gc` moves the epoch up so numbers stay exact (< 2^53). */
+const REBASE_UNITS = 2 ** 50;
 
 /**
  * BucketStore holds the buckets of one limit within one limiter, keyed by the limiter's keys.
@@ -16,7 +18,7 @@ export class BucketStore<K> {
   readonly scale: number;
   readonly tokenUnits: number;
   readonly periodUnits: number;
-  private readonly epoch: number;
+  private epoch: number;
   private readonly slots = new Map<K, number>();
   private times = new Float64Array(INITIAL_SLOTS);
   private free: number[] = [];
@@ -106,6 +108,7 @@ export class BucketStore<K> {
       }
     }
     if (this.slots.size === 0) this.clear();
+    this.rebase(now);
     return deleted;
   }
 
@@ -115,6 +118,21 @@ export class BucketStore<K> {
     this.times = new Float64Array(INITIAL_SLOTS);
     this.free = [];
     this.next = 0;
+  }
+
+  /**
+   * rebase moves the epoch up to about one period before `now` once time since the epoch nears
+   * 2^53 units, shifting every bucket by the same whole number of units: decisions are unchanged
+   * and arithmetic stays exact however long the process runs (as long as gc runs now and then).
+   */
+  private rebase(now: number): void {
+    if (this.units(now) < REBASE_UNITS) return;
+    const shiftMs = Math.floor(now - this.epoch) - this.limit.periodMs;
+    if (shiftMs <= 0) return;
+    const shiftUnits = shiftMs * this.scale;
+    for (const slot of this.slots.values())
+      this.times[slot] = (this.times[slot] as number) - shiftUnits;
+    this.epoch += shiftMs;
   }
 
   private allocate(key: K): number {

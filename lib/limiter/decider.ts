@@ -208,10 +208,18 @@ export abstract class Decider<I> {
       const ownAllowed = n === 0 || cutoff + n * store.tokenUnits <= nowUnits;
       let ownRetry = 0;
       if (!ownAllowed) {
-        ownRetry =
-          n > store.count
-            ? Number.POSITIVE_INFINITY
-            : (cutoff + n * store.tokenUnits - nowUnits) / store.scale;
+        // Clock readings count in whole units: the token is due at the first whole unit at or
+        // after its time (the same instant for whole-millisecond periods).
+        const due = Math.ceil(cutoff + n * store.tokenUnits);
+        ownRetry = n > store.count ? Number.POSITIVE_INFINITY : (due - nowUnits) / store.scale;
+        // The quotient is rounded, so a clock read at `now + ownRetry` could fall a hair short
+        // of the token and a caller who waited exactly retryAfterMs be denied: round it up. The
+        // step doubles, so this ends in a few rounds whatever the magnitudes.
+        let step = Math.max(Math.abs(now), ownRetry) * Number.EPSILON || Number.MIN_VALUE;
+        while (store.units(now + ownRetry) < due) {
+          ownRetry += step;
+          step *= 2;
+        }
       }
       if (!allowed && ownRetry > retryAfterMs) retryAfterMs = ownRetry;
       buckets?.push({

@@ -21,6 +21,10 @@ export function parsePeriod(period: Period): number {
         `period must be a positive, finite number of milliseconds, got ${period}`,
       );
     }
+    if (!Number.isSafeInteger(period)) {
+      // A fractional period cannot be counted exactly (a full bucket might hold count - 1).
+      throw new RangeError(`period must be a whole number of milliseconds, got ${period}`);
+    }
     return period;
   }
   const match = typeof period === "string" ? PERIOD_PATTERN.exec(period.trim()) : null;
@@ -67,16 +71,9 @@ export class Limit {
     this.count = count;
     this.periodMs = periodMs;
     this.id = `${count}/${periodMs}`;
-    if (Number.isInteger(periodMs)) {
-      const g = gcd(periodMs, count);
-      this.scale = count / g;
-      this.tokenUnits = periodMs / g;
-    } else {
-      // A fractional-millisecond period cannot be made integral in general; this path is
-      // approximate (float arithmetic) and documented as such.
-      this.scale = count;
-      this.tokenUnits = periodMs;
-    }
+    const g = gcd(periodMs, count);
+    this.scale = count / g;
+    this.tokenUnits = periodMs / g;
     this.periodUnits = this.tokenUnits * count;
     if (this.periodUnits > Number.MAX_SAFE_INTEGER) {
       throw new RangeError(

@@ -28,7 +28,8 @@ export class Limiter<I, K = unknown> extends Decider<I> {
   /** Stores by limit id: equal limits share buckets even when built anew per call. */
   private readonly stores = new Map<string, BucketStore<K>>();
   private readonly single: BucketStore<K> | null;
-  private readonly epoch: number;
+  /** epoch is the clock reading new bucket stores count from; gc moves it up (see rebase). */
+  private epoch: number;
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -89,6 +90,8 @@ export class Limiter<I, K = unknown> extends Decider<I> {
   /** gc deletes every full bucket and returns how many it deleted; decisions are unchanged. */
   gc(): number {
     const now = this.clock.now();
+    // Whole milliseconds, so a store created after this counts in step with the older ones.
+    this.epoch += Math.max(0, Math.floor(now - this.epoch));
     let deleted = 0;
     for (const [id, store] of this.stores) {
       deleted += store.gc(now);
