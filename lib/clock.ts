@@ -1,11 +1,14 @@
 import { type Clock, systemClock } from "@/lib/limiter";
 
+const perf = globalThis.performance;
+const origin = perf.timeOrigin;
+
 /**
  * appClock is the app's default clock: whole milliseconds since the Unix epoch, read from the
  * monotonic clock so that a stepped wall clock cannot move decisions (and whole, because the
  * same readings are stored in INTEGER columns). Everything else takes a Clock as an argument.
  */
 export const appClock: Clock = {
-  now: () => Math.floor(performance.timeOrigin + performance.now()),
+  now: () => Math.floor(origin + perf.now()),
   sleep: systemClock.sleep,
 };

@@ -43,13 +43,16 @@ export class BucketStore<K> {
     return Math.floor((now - this.epoch) * this.scale);
   }
 
-  /** cutoff is the bucket's effective time at `nowUnits`: never earlier than one period ago. */
-  cutoff(key: K, nowUnits: number): number {
-    const floor = nowUnits - this.periodUnits;
+  /** slotOf returns the slot of a key's bucket, or -1 when the bucket is absent (full). */
+  slotOf(key: K): number {
     const slot = this.slots.get(key);
-    if (slot === undefined) return floor;
-    const t = this.times[slot] as number;
-    return Math.max(t, floor);
+    return slot === undefined ? -1 : slot;
+  }
+
+  /** cutoffAt is a bucket's effective time at `nowUnits`: never earlier than one period ago. */
+  cutoffAt(slot: number, nowUnits: number): number {
+    const floor = nowUnits - this.periodUnits;
+    return slot < 0 ? floor : Math.max(this.times[slot] as number, floor);
   }
 
   /** tokens is the whole number of tokens between `cutoff` and `nowUnits`, within 0..count. */
@@ -60,11 +63,9 @@ export class BucketStore<K> {
     return (elapsed - (elapsed % this.tokenUnits)) / this.tokenUnits;
   }
 
-  /** set stores a bucket's time, creating the bucket if needed. */
-  set(key: K, time: number): void {
-    let slot = this.slots.get(key);
-    if (slot === undefined) slot = this.allocate(key);
-    this.times[slot] = time;
+  /** write stores a bucket's time in its slot (from `slotOf`), creating the bucket if absent. */
+  write(slot: number, key: K, time: number): void {
+    this.times[slot < 0 ? this.allocate(key) : slot] = time;
   }
 
   /**

@@ -31,10 +31,16 @@ export function sleepWithTimer(ms: number, signal?: AbortSignal): Promise<void> 
 }
 
 /**
+ * perf is `performance`, looked up once: in Node `globalThis.performance` is an accessor whose
+ * getter runs on every lookup, a measurable part of a hot-key decision.
+ */
+const perf = globalThis.performance;
+
+/**
  * systemClock is the default clock: monotonic milliseconds from `performance.now()`, so a wall
  * clock stepped by NTP never refunds or steals tokens. It is the only place that reads time.
  */
 export const systemClock: Clock = {
-  now: () => performance.now(),
+  now: () => perf.now(),
   sleep: sleepWithTimer,
 };

@@ -12,6 +12,8 @@ export class Gathered {
   keys: unknown[] = [];
   nowUnits = new Float64Array(4);
   cutoffs = new Float64Array(4);
+  /** slots found while checking, so consuming needs no second lookup (-1: absent bucket). */
+  slots = new Int32Array(4);
   length = 0;
 
   reset(): void {
@@ -31,6 +33,9 @@ export class Gathered {
       const cutoffs = new Float64Array(this.length * 2);
       cutoffs.set(this.cutoffs);
       this.cutoffs = cutoffs;
+      const slots = new Int32Array(this.length * 2);
+      slots.set(this.slots);
+      this.slots = slots;
     }
     this.stores[this.length] = store;
     this.keys[this.length] = key;
@@ -167,7 +172,9 @@ export abstract class Decider<I> {
       const store = g.stores[i] as BucketStore<unknown>;
       const nowUnits = store.units(now);
       g.nowUnits[i] = nowUnits;
-      g.cutoffs[i] = store.cutoff(g.keys[i], nowUnits);
+      const slot = store.slotOf(g.keys[i]);
+      g.slots[i] = slot;
+      g.cutoffs[i] = store.cutoffAt(slot, nowUnits);
     }
     return g;
   }
@@ -185,7 +192,7 @@ export abstract class Decider<I> {
     if (n === 0) return;
     for (let i = 0; i < g.length; i++) {
       const store = g.stores[i] as BucketStore<unknown>;
-      store.set(g.keys[i], (g.cutoffs[i] as number) + n * store.tokenUnits);
+      store.write(g.slots[i] as number, g.keys[i], (g.cutoffs[i] as number) + n * store.tokenUnits);
     }
   }
 
