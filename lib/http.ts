@@ -44,15 +44,35 @@ export function invalid(errors: FieldErrors, headers: Record<string, string> = {
 /** ParseResult is a validated body or the 400 response to send. */
 export type ParseResult<T> = { ok: true; data: T } | { ok: false; response: Response };
 
-/** parseBody reads a JSON body and validates it; bad JSON or bad fields become a 400. */
+/** MAX_BODY_BYTES is the largest JSON body any route reads: 1 MiB. */
+export const MAX_BODY_BYTES = 1_048_576;
+
+function tooLarge(headers: Record<string, string>): ParseResult<never> {
+  return {
+    ok: false,
+    response: problem(
+      413,
+      "Body too large",
+      { detail: `Send at most ${MAX_BODY_BYTES} bytes.` },
+      headers,
+    ),
+  };
+}
+
+/**
+ * parseBody reads a JSON body and validates it; bad JSON or bad fields become a 400, a body over
+ * MAX_BODY_BYTES a 413 (refused on its Content-Length before reading, when it declares one).
+ */
 export async function parseBody<S extends z.ZodType>(
   request: Request,
   schema: S,
   headers: Record<string, string> = {},
 ): Promise<ParseResult<z.infer<S>>> {
+  if (Number(request.headers.get("content-length")) > MAX_BODY_BYTES) return tooLarge(headers);
   let body: unknown;
   try {
     const text = await request.text();
+    if (text.length > MAX_BODY_BYTES) return tooLarge(headers);
     body = text.length === 0 ? undefined : JSON.parse(text);
   } catch {
     return { ok: false, response: invalid({ "": ["Body must be valid JSON"] }, headers) };

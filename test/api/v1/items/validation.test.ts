@@ -3,6 +3,7 @@ import { PATCH } from "@/app/api/v1/items/[id]/route";
 import { POST as createBulk } from "@/app/api/v1/items/bulk/route";
 import { POST } from "@/app/api/v1/items/route";
 import { listItems } from "@/db/queries/items";
+import { MAX_BODY_BYTES } from "@/lib/http";
 import { api, createTestRuntime, idParams, type TestRuntime } from "../../../support/runtime";
 
 // The seeded pro plan writes 5 per second and 200 per minute; a 400 peeks and shows them full.
@@ -86,5 +87,29 @@ describe("items API: invalid bodies", () => {
     });
     const none = createBulk(api("/api/v1/items/bulk", { key: customer.key, body: { items: [] } }));
     await expectInvalid(await none, { items: ["Add at least one item"] });
+  });
+
+  it("refuses a body over 1 MiB with 413, declared or not, and writes nothing", async () => {
+    const huge = JSON.stringify({ items: [{ name: "x".repeat(MAX_BODY_BYTES) }] });
+    const undeclared = await createBulk(
+      api("/api/v1/items/bulk", { key: customer.key, rawBody: huge }),
+    );
+    expect(undeclared.status).toBe(413);
+    expect(undeclared.headers.get("RateLimit")).toBe(FULL);
+    const declared = await POST(
+      new Request("http://test/api/v1/items", {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${customer.key}`,
+          "content-type": "application/json",
+          "content-length": String(MAX_BODY_BYTES + 1),
+        },
+        body: "{}",
+      }),
+    );
+    expect(declared.status).toBe(413);
+    expect((await declared.json()).title).toBe("Body too large");
+    expect(listItems(t.runtime.db, customer.id, { limit: 10 })).toEqual([]);
+    expect(t.runtime.limiter.size).toBe(0);
   });
 });
