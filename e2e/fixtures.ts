@@ -81,3 +81,12 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/**
+ * screenshotPath is where a spec saves a README screenshot: under test-results/ on every run,
+ * and over the committed one in docs/ when UPDATE_DOCS_SCREENSHOTS=1, so `npm test` leaves the
+ * tree clean.
+ */
+export function screenshotPath(name: string): string {
+  return process.env.UPDATE_DOCS_SCREENSHOTS === "1" ? `docs/${name}` : `test-results/${name}`;
+}

@@ -1,4 +1,4 @@
-import { expect, test, unique } from "./fixtures";
+import { expect, screenshotPath, test, unique } from "./fixtures";
 
 test.describe("key inspector", () => {
   test("remaining tokens fall as the API is called and climb back as time passes", async ({
@@ -57,7 +57,7 @@ test.describe("key inspector", () => {
     await expect(page.getByTestId("test-retry-after")).toHaveText(/s$/);
     await expect(page.getByTestId("traffic-denied")).toHaveText("4");
 
-    await page.screenshot({ path: "docs/key-inspector.png" });
+    await page.screenshot({ path: screenshotPath("key-inspector.png") });
 
     await expect(remaining).toHaveText("5", { timeout: 15_000 });
   });

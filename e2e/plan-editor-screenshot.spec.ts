@@ -1,6 +1,6 @@
-import { expect, test } from "./fixtures";
+import { expect, screenshotPath, test } from "./fixtures";
 
-// Every e2e run retakes the README's screenshot of the plan editor, showing a field error.
+// The README's screenshot of the plan editor, showing a field error (see screenshotPath).
 
 test("the plan editor", async ({ page, admin, signIn }) => {
   const plan = await admin.createPlan(
@@ -22,5 +22,5 @@ test("the plan editor", async ({ page, admin, signIn }) => {
   await expect(page.getByLabel("Count for limit 2")).toHaveAccessibleDescription(
     "Count must be at least 1",
   );
-  await page.screenshot({ path: "docs/plan-editor.png" });
+  await page.screenshot({ path: screenshotPath("plan-editor.png") });
 });

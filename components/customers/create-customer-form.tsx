@@ -6,8 +6,22 @@ import { Field } from "@/components/ui/field";
 import { ErrorNote } from "@/components/ui/states";
 import { ApiError, api } from "@/lib/client/api";
 import type { CreatedCustomerResponse, PlanListItem } from "@/lib/client/types";
+import { type FieldErrors, fieldErrorsOf } from "@/lib/http";
+import { type CustomerCreate, customerCreateSchema } from "@/lib/schemas/customer.schema";
 
-/** CreateCustomerForm asks for a name and a plan, and hands the created customer and key on. */
+/** validate checks the form with the server's own schema, errors by the server's paths. */
+function validate(name: string, planId: string) {
+  const parsed = customerCreateSchema.safeParse({ name, planId: Number(planId) });
+  return parsed.success
+    ? ({ ok: true, data: parsed.data } as const)
+    : ({ ok: false, errors: fieldErrorsOf(parsed.error) } as const);
+}
+
+/**
+ * CreateCustomerForm asks for a name and a plan, and hands the created customer and key on. It
+ * checks the fields with customerCreateSchema before sending, and shows client and server field
+ * errors at the field; after a failed attempt the errors follow the edits.
+ */
 export function CreateCustomerForm({
   plans,
   onCreated,
@@ -19,16 +33,25 @@ export function CreateCustomerForm({
 }) {
   const [name, setName] = useState("");
   const [planId, setPlanId] = useState(() => String(plans[0]?.id ?? ""));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [checking, setChecking] = useState(false);
   const create = useMutation({
-    mutationFn: () =>
-      api<CreatedCustomerResponse>("/customers", {
-        method: "POST",
-        body: { name, planId: Number(planId) },
-      }),
+    mutationFn: (body: CustomerCreate) =>
+      api<CreatedCustomerResponse>("/customers", { method: "POST", body }),
     onSuccess: onCreated,
+    onError: (error) => {
+      if (error instanceof ApiError) setErrors(error.errors);
+    },
   });
-  const fieldError = (path: string) =>
-    create.error instanceof ApiError ? create.error.fieldError(path) : undefined;
+  const change = (nextName: string, nextPlanId: string) => {
+    setName(nextName);
+    setPlanId(nextPlanId);
+    if (checking) {
+      const result = validate(nextName, nextPlanId);
+      setErrors(result.ok ? {} : result.errors);
+    }
+  };
+  const fieldError = (path: string) => errors[path]?.[0];
   const fieldErrors = create.error instanceof ApiError && Object.keys(create.error.errors).length;
   return (
     <form
@@ -36,7 +59,11 @@ export function CreateCustomerForm({
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        create.mutate();
+        const result = validate(name, planId);
+        setChecking(!result.ok);
+        setErrors(result.ok ? {} : result.errors);
+        if (result.ok) create.mutate(result.data);
+        else create.reset(); // a refused attempt leaves no earlier failure showing
       }}
     >
       <h2>New customer</h2>
@@ -49,13 +76,13 @@ export function CreateCustomerForm({
               autoComplete="off"
               // biome-ignore lint/a11y/noAutofocus: the form opens on the operator's click
               autoFocus
-              onChange={(e) => setName(e.target.value)}
+              onChange={(e) => change(e.target.value, planId)}
             />
           )}
         </Field>
         <Field label="Plan" error={fieldError("planId")}>
           {(props) => (
-            <select {...props} value={planId} onChange={(e) => setPlanId(e.target.value)}>
+            <select {...props} value={planId} onChange={(e) => change(name, e.target.value)}>
               {plans.map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.name}

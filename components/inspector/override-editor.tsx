@@ -5,7 +5,7 @@ import { type FormEvent, useState } from "react";
 import { formatClock, formatSpan } from "@/components/charts/time-axis";
 import { Field } from "@/components/ui/field";
 import { type DraftErrors, firstErrors } from "@/components/ui/field-errors";
-import { LimitRows } from "@/components/ui/limit-rows";
+import { ADD_BLANK_LIMIT, LimitRows } from "@/components/ui/limit-rows";
 import { ErrorNote } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { ApiError, api } from "@/lib/client/api";
@@ -129,7 +129,7 @@ export function OverrideEditor({
         <LimitRows
           rows={draft.limits}
           errors={errors}
-          idPrefix={`override-${operation}`}
+          adds={ADD_BLANK_LIMIT}
           onChange={(limits) => setDraft((d) => ({ ...d, limits }))}
         />
         <div className={styles.inline} style={{ marginTop: 14 }}>

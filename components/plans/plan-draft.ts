@@ -1,5 +1,11 @@
+import {
+  draftOfLimit,
+  limitDraft,
+  numberOf,
+  type OperationLimitDraft,
+  periodMsOf,
+} from "@/components/ui/limit-draft";
 import type { Operation, PlanWithLimits } from "@/lib/client/types";
-import { PERIOD_UNITS, splitPeriod } from "@/lib/format";
 import { type FieldErrors, fieldErrorsOf } from "@/lib/http";
 import {
   type PlanCreate,
@@ -8,37 +14,12 @@ import {
   planUpdateSchema,
 } from "@/lib/schemas/plan.schema";
 
-/** PeriodUnit is a unit a limit's period is edited in ("ms", "s", "m", "h", "d"). */
-export type PeriodUnit = (typeof PERIOD_UNITS)[number]["unit"];
-
-/** LimitDraft is one limit row as typed: count and period amount are the inputs' raw text. */
-export interface LimitDraft {
-  key: number;
-  operation: Operation;
-  count: string;
-  amount: string;
-  unit: PeriodUnit;
-}
-
 /** PlanDraft is the plan editor's state, before validation. */
 export interface PlanDraft {
   name: string;
   slug: string;
   description: string;
-  limits: LimitDraft[];
-}
-
-let nextKey = 1;
-
-/** limitDraft makes a limit row with a fresh React key. */
-export function limitDraft(
-  operation: Operation,
-  count: number | string,
-  amount: number | string,
-  unit: PeriodUnit,
-): LimitDraft {
-  nextKey += 1;
-  return { key: nextKey, operation, count: String(count), amount: String(amount), unit };
+  limits: OperationLimitDraft[];
 }
 
 /** emptyDraft is a new plan: no name yet, one read and one write limit to start from. */
@@ -58,8 +39,8 @@ export function draftFromPlan(plan: PlanWithLimits): PlanDraft {
     slug: plan.slug,
     description: plan.description,
     limits: plan.limits.map((l) => {
-      const { amount, unit } = splitPeriod(l.periodMs);
-      return limitDraft(l.operation, l.count, amount, unit);
+      const { count, amount, unit } = draftOfLimit(l);
+      return limitDraft(l.operation, count, amount, unit);
     }),
   };
 }
@@ -74,20 +55,6 @@ export function slugify(name: string): string {
     .replace(/^-+|-+$/g, "")
     .slice(0, 40)
     .replace(/-+$/, "");
-}
-
-/** numberOf reads an input's text: blank is undefined, anything else a number (maybe NaN). */
-function numberOf(text: string): number | undefined {
-  return text.trim() === "" ? undefined : Number(text);
-}
-
-/** periodMsOf multiplies an amount by its unit, undoing float noise (1.1 s is 1100 ms, not 1100.0000000000002). */
-export function periodMsOf(amount: number | undefined, unit: PeriodUnit): number | undefined {
-  if (amount === undefined) return undefined;
-  const ms = PERIOD_UNITS.find((u) => u.unit === unit)?.ms ?? 1;
-  const raw = amount * ms;
-  const rounded = Math.round(raw);
-  return Math.abs(raw - rounded) < 1e-6 ? rounded : raw;
 }
 
 /** PlanBody is the body the editor sends, before the schema checks it. */

@@ -3,12 +3,20 @@
 import Link from "next/link";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { Field } from "@/components/ui/field";
+import { firstErrors } from "@/components/ui/field-errors";
+import { limitDraft, type OperationLimitDraft } from "@/components/ui/limit-draft";
+import { type LimitAdd, LimitRows } from "@/components/ui/limit-rows";
 import { ErrorNote } from "@/components/ui/states";
 import { ApiError } from "@/lib/client/api";
 import { describeLimits } from "@/lib/format";
 import type { FieldErrors } from "@/lib/http";
-import { LimitRowsEditor } from "./limit-rows-editor";
 import { type PlanDraft, sameDraft, slugify, type Validation, validLimitsOf } from "./plan-draft";
+
+/** ADD_LIMITS are the plan editor's add buttons: a read or a write limit, 10 per second. */
+const ADD_LIMITS: readonly LimitAdd<OperationLimitDraft>[] = [
+  { label: "+ Add read limit", row: () => limitDraft("read", 10, 1, "s") },
+  { label: "+ Add write limit", row: () => limitDraft("write", 10, 1, "s") },
+];
 
 /** placedPaths are the error paths the form shows at a control; others show at the top. */
 function placedPaths(draft: PlanDraft): Set<string> {
@@ -149,9 +157,16 @@ export function PlanForm<T>({
             GET and HEAD requests are reads; every other method writes. A request passes only when
             every limit of its operation has room.
           </p>
-          <LimitRowsEditor
+          <LimitRows
             rows={draft.limits}
-            errors={errors}
+            errors={firstErrors(errors)}
+            withOperation
+            adds={ADD_LIMITS}
+            empty={
+              <p className="notice info">
+                No limits: customers on this plan are never refused. Add a limit to cap them.
+              </p>
+            }
             onChange={(limits) => change({ ...draft, limits })}
           />
         </section>

@@ -3,7 +3,7 @@
 import { Field } from "@/components/ui/field";
 import type { DraftErrors } from "@/components/ui/field-errors";
 import type { LimitDraft } from "@/components/ui/limit-draft";
-import { LimitRows } from "@/components/ui/limit-rows";
+import { ADD_BLANK_LIMIT, LimitRows } from "@/components/ui/limit-rows";
 import type { Operation, PlanListItem } from "@/lib/client/types";
 import { describeLimits } from "@/lib/format";
 import styles from "./simulator.module.css";
@@ -64,10 +64,13 @@ export function LimitsCard({
           </select>
         )}
       </Field>
-      {rows.length === 0 ? (
-        <p className={styles.hint}>No limits: every request will be allowed.</p>
-      ) : null}
-      <LimitRows rows={rows} errors={errors} idPrefix="sim-limit" onChange={onRows} />
+      <LimitRows
+        rows={rows}
+        errors={errors}
+        adds={ADD_BLANK_LIMIT}
+        empty={<p className={styles.hint}>No limits: every request will be allowed.</p>}
+        onChange={onRows}
+      />
     </section>
   );
 }

@@ -1,130 +1,233 @@
 "use client";
 
+import { type ReactNode, useId } from "react";
+import type { Operation } from "@/lib/client/types";
 import { PERIOD_UNITS } from "@/lib/format";
+import { MAX_COUNT } from "@/lib/schemas/limit.schema";
+import type { DraftErrors } from "./field-errors";
 import { blankDraft, type LimitDraft, type PeriodUnit } from "./limit-draft";
 import styles from "./limit-rows.module.css";
+
+const OPERATIONS: { value: Operation; label: string }[] = [
+  { value: "read", label: "Read" },
+  { value: "write", label: "Write" },
+];
 
 /** MAX_LIMIT_ROWS mirrors the schemas' "At most 20 limits". */
 const MAX_LIMIT_ROWS = 20;
 
+/** LimitAdd is one "+ Add …" button under the rows: its label and the row it appends. */
+export interface LimitAdd<R extends LimitDraft> {
+  label: string;
+  row: () => R;
+}
+
+/** ADD_BLANK_LIMIT is the single "+ Add limit" button of rows without an operation. */
+export const ADD_BLANK_LIMIT: readonly LimitAdd<LimitDraft>[] = [
+  { label: "+ Add limit", row: blankDraft },
+];
+
 /**
- * LimitRows edits a list of limits (count per period amount and unit), without an operation.
- * Errors come by dotted path under `path` ("limits.0.count", "limits.0.periodMs", "limits") and
- * show under their control. Controls are labelled "Count for limit 1", "Period for limit 1"...
+ * LimitRows edits a list of limits: count per period (amount and unit) and, with
+ * `withOperation` (the rows must then carry one), each row's operation. Errors come one per
+ * dotted path ("limits.0.count", "limits.0.periodMs", "limits.0.operation", "limits.0" for the
+ * row, "limits" for the list) and show under their control. Controls are labelled "Count for
+ * limit 1", "Period for limit 1", "Unit for limit 1", "Operation for limit 1", "Remove limit 1".
  */
-export function LimitRows({
+export function LimitRows<R extends LimitDraft>({
   rows,
   errors,
   onChange,
-  path = "limits",
-  idPrefix,
+  adds,
+  withOperation = false,
+  empty,
 }: {
-  rows: LimitDraft[];
-  errors: Readonly<Record<string, string | undefined>>;
-  onChange: (rows: LimitDraft[]) => void;
-  path?: string;
-  /** idPrefix keeps ids unique when two editors share a page. */
-  idPrefix: string;
+  rows: readonly R[];
+  errors: Readonly<DraftErrors>;
+  onChange: (rows: R[]) => void;
+  adds: readonly LimitAdd<R>[];
+  withOperation?: boolean;
+  /** empty is shown in place of the rows when there are none. */
+  empty?: ReactNode;
 }) {
+  const idPrefix = useId();
   const update = (index: number, change: Partial<LimitDraft>) =>
     onChange(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
-  const listError = errors[path];
+  const listError = errors.limits;
   return (
-    <div>
-      {rows.length > 0 ? (
-        <div className={styles.heads} aria-hidden="true">
-          <span>Count</span>
-          <span className={styles.spacer}>per</span>
-          <span>Period</span>
-          <span>Unit</span>
-          <span className={`btn ghost small ${styles.spacer}`}>✕</span>
-        </div>
-      ) : null}
-      <div className={styles.rows}>
-        {rows.map((row, index) => {
-          const n = index + 1;
-          const id = `${idPrefix}-${index}`;
-          const countError = errors[`${path}.${index}.count`];
-          const periodError = errors[`${path}.${index}.periodMs`];
-          return (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
-            <div key={index} className={styles.row}>
-              <div className={styles.control}>
-                <input
-                  type="number"
-                  inputMode="numeric"
-                  aria-label={`Count for limit ${n}`}
-                  min={1}
-                  step={1}
-                  value={row.count}
-                  aria-invalid={Boolean(countError)}
-                  aria-describedby={countError ? `${id}-count` : undefined}
-                  onChange={(e) => update(index, { count: e.target.value })}
-                />
-                {countError ? (
-                  <span id={`${id}-count`} className={styles.error} role="alert">
-                    {countError}
-                  </span>
-                ) : null}
-              </div>
-              <span className={styles.per}>per</span>
-              <div className={styles.control}>
-                <input
-                  type="number"
-                  inputMode="decimal"
-                  aria-label={`Period for limit ${n}`}
-                  min={0}
-                  step="any"
-                  value={row.amount}
-                  aria-invalid={Boolean(periodError)}
-                  aria-describedby={periodError ? `${id}-period` : undefined}
-                  onChange={(e) => update(index, { amount: e.target.value })}
-                />
-                {periodError ? (
-                  <span id={`${id}-period`} className={styles.error} role="alert">
-                    {periodError}
-                  </span>
-                ) : null}
-              </div>
-              <div className={styles.control}>
-                <select
-                  aria-label={`Unit for limit ${n}`}
-                  value={row.unit}
-                  onChange={(e) => update(index, { unit: e.target.value as PeriodUnit })}
-                >
-                  {PERIOD_UNITS.map((u) => (
-                    <option key={u.unit} value={u.unit}>
-                      {u.label}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <button
-                type="button"
-                className="btn ghost small"
-                aria-label={`Remove limit ${n}`}
-                title="Remove this limit"
-                onClick={() => onChange(rows.filter((_, i) => i !== index))}
-              >
-                ✕
-              </button>
-            </div>
-          );
-        })}
-      </div>
+    <div className={styles.editor}>
+      {rows.length === 0 ? (
+        empty
+      ) : (
+        <table className={styles.table}>
+          <thead>
+            <tr>
+              {withOperation ? <th>Operation</th> : null}
+              <th>Count</th>
+              <th />
+              <th>Period</th>
+              <th>
+                <span className="sr-only">Remove</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row, index) => (
+              <LimitRow
+                // A plan's rows keep their key through removals; the others have only their place.
+                key={row.key ?? index}
+                row={row}
+                index={index}
+                id={`${idPrefix}-${index}`}
+                errors={errors}
+                withOperation={withOperation}
+                onChange={(change) => update(index, change)}
+                onRemove={() => onChange(rows.filter((_, i) => i !== index))}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
       {listError ? (
-        <p className={styles.error} role="alert">
+        <p className="field-error" role="alert">
           {listError}
         </p>
       ) : null}
-      <button
-        type="button"
-        className="btn small"
-        disabled={rows.length >= MAX_LIMIT_ROWS}
-        onClick={() => onChange([...rows, blankDraft()])}
-      >
-        + Add limit
-      </button>
+      <div className="row">
+        {adds.map((add) => (
+          <button
+            key={add.label}
+            type="button"
+            className="btn small"
+            disabled={rows.length >= MAX_LIMIT_ROWS}
+            onClick={() => onChange([...rows, add.row()])}
+          >
+            {add.label}
+          </button>
+        ))}
+      </div>
     </div>
+  );
+}
+
+function LimitRow({
+  row,
+  index,
+  id,
+  errors,
+  withOperation,
+  onChange,
+  onRemove,
+}: {
+  row: LimitDraft;
+  index: number;
+  id: string;
+  errors: Readonly<DraftErrors>;
+  withOperation: boolean;
+  onChange: (change: Partial<LimitDraft>) => void;
+  onRemove: () => void;
+}) {
+  const n = index + 1;
+  const opError = errors[`limits.${index}.operation`];
+  const countError = errors[`limits.${index}.count`];
+  const periodError = errors[`limits.${index}.periodMs`];
+  const rowError = errors[`limits.${index}`];
+  const invalid = (error: string | undefined, suffix: string) => ({
+    "aria-invalid": Boolean(error),
+    "aria-describedby": error ? `${id}-${suffix}` : undefined,
+  });
+  return (
+    <>
+      <tr>
+        {withOperation ? (
+          <td>
+            <select
+              aria-label={`Operation for limit ${n}`}
+              value={row.operation}
+              onChange={(e) => onChange({ operation: e.target.value as Operation })}
+              {...invalid(opError ?? rowError, opError ? "op" : "row")}
+            >
+              {OPERATIONS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+            <RowError id={`${id}-op`} message={opError} />
+          </td>
+        ) : null}
+        <td>
+          <input
+            type="number"
+            inputMode="numeric"
+            className={styles.count}
+            aria-label={`Count for limit ${n}`}
+            min={1}
+            max={MAX_COUNT}
+            step={1}
+            value={row.count}
+            onChange={(e) => onChange({ count: e.target.value })}
+            {...invalid(countError, "count")}
+          />
+          <RowError id={`${id}-count`} message={countError} />
+        </td>
+        <td className={`${styles.per} muted`}>per</td>
+        <td>
+          <div className={styles.period}>
+            <input
+              type="number"
+              inputMode="decimal"
+              className={styles.amount}
+              aria-label={`Period for limit ${n}`}
+              min={0}
+              step="any"
+              value={row.amount}
+              onChange={(e) => onChange({ amount: e.target.value })}
+              {...invalid(periodError, "period")}
+            />
+            <select
+              aria-label={`Unit for limit ${n}`}
+              className={styles.unit}
+              value={row.unit}
+              onChange={(e) => onChange({ unit: e.target.value as PeriodUnit })}
+            >
+              {PERIOD_UNITS.map((u) => (
+                <option key={u.unit} value={u.unit}>
+                  {u.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <RowError id={`${id}-period`} message={periodError} />
+        </td>
+        <td className="right">
+          <button
+            type="button"
+            className={`btn ghost small ${styles.remove}`}
+            aria-label={`Remove limit ${n}`}
+            title="Remove this limit"
+            onClick={onRemove}
+          >
+            ✕
+          </button>
+        </td>
+      </tr>
+      {rowError ? (
+        <tr>
+          <td colSpan={withOperation ? 5 : 4} className={styles.rowError}>
+            <RowError id={`${id}-row`} message={rowError} />
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+}
+
+function RowError({ id, message }: { id: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <span id={id} className="field-error" role="alert">
+      {message}
+    </span>
   );
 }
