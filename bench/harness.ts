@@ -3,6 +3,7 @@ import { PerformanceObserver } from "node:perf_hooks";
 
 /** A loop under test: performs `n` operations and returns a count the caller checks. */
 export type SyncLoop = (n: number) => number;
+/** An async loop under test: performs `n` operations and resolves to a count the caller checks. */
 export type AsyncLoop = (n: number) => Promise<number>;
 
 /** fullGc runs the global `gc()` (from --expose-gc) several times so the heap settles. */
@@ -19,6 +20,7 @@ export function heapUsed(): number {
   return process.memoryUsage().heapUsed;
 }
 
+/** median is the middle value of `values` (the mean of the middle two if even); NaN if empty. */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -72,6 +74,7 @@ function timing(
   };
 }
 
+/** timeSync times one run of `loop` over `n` operations. */
 export function timeSync(loop: SyncLoop, n: number): Timing {
   const before = threadTimes();
   const start = process.hrtime.bigint();
@@ -80,6 +83,7 @@ export function timeSync(loop: SyncLoop, n: number): Timing {
   return timing(start, end, before, n, result);
 }
 
+/** timeAsync times one run of `loop` over `n` operations, awaiting it. */
 export async function timeAsync(loop: AsyncLoop, n: number): Promise<Timing> {
   const before = threadTimes();
   const start = process.hrtime.bigint();
@@ -150,14 +154,17 @@ export function table(header: readonly string[], rows: readonly (readonly string
   return [line(header), rule, ...rows.map(line)].join("\n");
 }
 
+/** fmtNs formats a duration in ns: "12.3 ns" below a microsecond, "1.23 µs" from one up. */
 export function fmtNs(ns: number): string {
   return ns >= 1000 ? `${(ns / 1000).toFixed(2)} µs` : `${ns.toFixed(1)} ns`;
 }
 
+/** fmtRatio formats a ratio with two decimals and an "x": "1.05x". */
 export function fmtRatio(ratio: number): string {
   return `${ratio.toFixed(2)}x`;
 }
 
+/** fmtInt formats an integer with thousands separators: "1,000,000". */
 export function fmtInt(value: number): string {
   return value.toLocaleString("en-US");
 }
