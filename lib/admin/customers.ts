@@ -1,3 +1,4 @@
+import type { Tx } from "@/db/client";
 import {
   type CustomerView,
   deleteCustomerRow,
@@ -31,12 +32,9 @@ export interface OverrideView {
 }
 
 /** overridesOf groups a customer's stored override rows by operation. */
-export function overridesOf(
-  rt: Runtime,
-  customerId: number,
-): Partial<Record<Operation, OverrideView>> {
+export function overridesOf(tx: Tx, customerId: number): Partial<Record<Operation, OverrideView>> {
   const result: Partial<Record<Operation, OverrideView>> = {};
-  for (const row of listCustomerOverrides(rt.db, customerId)) {
+  for (const row of listCustomerOverrides(tx, customerId)) {
     const entry = (result[row.operation] ??= { limits: [], expiresAt: row.expiresAt });
     entry.limits.push({ count: row.count, periodMs: row.periodMs });
   }
@@ -190,9 +188,9 @@ function changeOverride(
   const now = rt.clock.now();
   const result = rt.db.transaction((tx): Outcome<Partial<Record<Operation, OverrideView>>> => {
     if (!getCustomer(tx, id)) return notFound;
-    const before = overridesOf(rt, id)[operation] ?? null;
+    const before = overridesOf(tx, id)[operation] ?? null;
     replaceOverride(tx, id, operation, limits, expiresAt, now);
-    const after = overridesOf(rt, id);
+    const after = overridesOf(tx, id);
     audit(tx, {
       actor,
       action,

@@ -10,7 +10,6 @@ import { buildSnapshot, type PolicySnapshot } from "./snapshot";
  */
 export class PolicyStore {
   private current: PolicySnapshot;
-  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly db: Db,
@@ -24,16 +23,9 @@ export class PolicyStore {
     return this.current;
   }
 
-  /** reload rebuilds the snapshot from the database and tells the listeners. */
+  /** reload rebuilds the snapshot from the database. */
   reload(): void {
     this.current = this.build();
-    for (const listener of this.listeners) listener();
-  }
-
-  /** onReload registers a listener and returns its removal. */
-  onReload(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   private build(): PolicySnapshot {

@@ -12,7 +12,7 @@ export const GET = withOperator<Params>(({ params, runtime }) => {
   const id = parseId(params.id);
   const customer = id === null ? undefined : getCustomer(runtime.db, id);
   if (!customer) return notFound("Customer not found");
-  return json({ customer, overrides: overridesOf(runtime, customer.id) });
+  return json({ customer, overrides: overridesOf(runtime.db, customer.id) });
 });
 
 /** PATCH /api/admin/customers/:id changes name, plan or status (suspend, reactivate). */
