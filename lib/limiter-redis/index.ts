@@ -1,0 +1,11 @@
+export {
+  Buckets,
+  bucketKey,
+  combineRedis,
+  RedisCombinedLimiter,
+  RedisDecider,
+  type RedisKey,
+  RedisLimiter,
+  type RedisLimiterOptions,
+} from "./redis-limiter";
+export { DECIDE, DECIDE_SHA } from "./script";

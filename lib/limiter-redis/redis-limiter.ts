@@ -1,0 +1,385 @@
+import type { Redis } from "ioredis";
+import { type Clock, Limit } from "@/lib/limiter";
+import { sleepWithTimer } from "@/lib/limiter/clock";
+import { assertTokens } from "@/lib/limiter/decider";
+import type {
+  BucketDetails,
+  DebugDetails,
+  Details,
+  KeyFunc,
+  LimitFunc,
+  WaitOptions,
+} from "@/lib/limiter/types";
+import { DECIDE, DECIDE_SHA } from "./script";
+
+/** RedisKey is what a key func of the Redis limiter may return: it becomes part of a Redis key. */
+export type RedisKey = string | number;
+
+/** RedisLimiterOptions configure a RedisLimiter. */
+export interface RedisLimiterOptions {
+  /**
+   * prefix starts every Redis key of this limiter's buckets ("rk" by default): limiters with
+   * different prefixes keep different buckets. It may not contain braces.
+   */
+  prefix?: string;
+  /**
+   * clock, when set, supplies the execution time instead of the Redis server's clock (whole
+   * milliseconds: readings are rounded down). It is for tests: with it, keys do not expire.
+   */
+  clock?: Clock;
+}
+
+/**
+ * Buckets is a decision's working set: each bucket's limit, key and Redis key. Equal limits of
+ * the same limiter for the same key appear once.
+ */
+export class Buckets {
+  readonly limits: Limit[] = [];
+  readonly keys: RedisKey[] = [];
+  readonly redisKeys: string[] = [];
+
+  get length(): number {
+    return this.limits.length;
+  }
+
+  add(prefix: string, limit: Limit, key: RedisKey): void {
+    const redisKey = bucketKey(prefix, key, limit);
+    if (this.redisKeys.includes(redisKey)) return;
+    this.limits.push(limit);
+    this.keys.push(key);
+    this.redisKeys.push(redisKey);
+  }
+}
+
+/**
+ * bucketKey names one bucket in Redis: `<prefix>:{<key>}:<count>/<periodMs>`. The braces make
+ * the key a Redis Cluster hash tag, so every bucket of one key lives in one slot and a decision
+ * over them runs as one script.
+ */
+export function bucketKey(prefix: string, key: RedisKey, limit: Limit): string {
+  return `${prefix}:{${key}}:${limit.id}`;
+}
+
+/** The glob pattern that matches every bucket of `key` (or, without a key, of the prefix). */
+function bucketPattern(prefix: string, key?: RedisKey): string {
+  const escape = (text: string) => text.replace(/[*?[\]\\]/g, "\\$&");
+  return key === undefined ? `${escape(prefix)}:*` : `${escape(prefix)}:{${escape(String(key))}}:*`;
+}
+
+/** tokensOf is the whole number of tokens in `available` units (none when it is negative). */
+function tokensOf(available: number, limit: Limit): number {
+  if (available <= 0) return 0;
+  return (available - (available % limit.tokenUnits)) / limit.tokenUnits;
+}
+
+/**
+ * retryOf converts the units still missing into milliseconds, rounded up by a float's last bits
+ * so that `need / scale` milliseconds later the units are there.
+ */
+function retryOf(need: number, scale: number): number {
+  let retry = need / scale;
+  let step = retry * Number.EPSILON;
+  while (retry * scale < need) {
+    retry += step;
+    step *= 2;
+  }
+  return retry;
+}
+
+/**
+ * RedisDecider implements the Limiter method set, asynchronously, over buckets kept in Redis:
+ * every decision, however many limits and limiters it spans, is one script run, one round trip.
+ */
+export abstract class RedisDecider<I> {
+  /** redis is the client the script runs on. */
+  abstract readonly redis: Redis;
+  /** clock is the injected clock, if any; without one the Redis server's clock decides. */
+  abstract readonly clock: Clock | undefined;
+
+  /** @internal Lists the input's buckets into `into`, in order: limiter, then limit. */
+  abstract gatherInto(input: I, into: Buckets): void;
+
+  /** allow takes one token from every bucket of the input, or none; true when it took them. */
+  async allow(input: I): Promise<boolean> {
+    return (await this.decide(input, 1, true, false)).allowed;
+  }
+
+  /** allowN takes `n` tokens from every bucket of the input, or none. */
+  async allowN(input: I, n: number): Promise<boolean> {
+    return (await this.decide(input, n, true, false)).allowed;
+  }
+
+  /** allowWithDetails is `allow` reporting the decision's Details. */
+  allowWithDetails(input: I): Promise<Details> {
+    return this.decide(input, 1, true, false);
+  }
+
+  /** allowNWithDetails is `allowN` reporting the decision's Details. */
+  allowNWithDetails(input: I, n: number): Promise<Details> {
+    return this.decide(input, n, true, false);
+  }
+
+  /** allowWithDebug is `allow` reporting Details and each bucket's. */
+  allowWithDebug(input: I): Promise<DebugDetails<RedisKey>> {
+    return this.decide(input, 1, true, true) as Promise<DebugDetails<RedisKey>>;
+  }
+
+  /** allowNWithDebug is `allowN` reporting Details and each bucket's. */
+  allowNWithDebug(input: I, n: number): Promise<DebugDetails<RedisKey>> {
+    return this.decide(input, n, true, true) as Promise<DebugDetails<RedisKey>>;
+  }
+
+  /** peek reports whether `allow` would succeed now, consuming nothing and creating no bucket. */
+  async peek(input: I): Promise<boolean> {
+    return (await this.decide(input, 1, false, false)).allowed;
+  }
+
+  /** peekN reports whether `allowN` would succeed now, consuming nothing and creating no bucket. */
+  async peekN(input: I, n: number): Promise<boolean> {
+    return (await this.decide(input, n, false, false)).allowed;
+  }
+
+  /** peekWithDetails is `peek` with Details: `tokensConsumed` is 0. */
+  peekWithDetails(input: I): Promise<Details> {
+    return this.decide(input, 1, false, false);
+  }
+
+  /** peekNWithDetails is `peekN` with Details. */
+  peekNWithDetails(input: I, n: number): Promise<Details> {
+    return this.decide(input, n, false, false);
+  }
+
+  /** peekWithDebug is `peek` with Details and each bucket's. */
+  peekWithDebug(input: I): Promise<DebugDetails<RedisKey>> {
+    return this.decide(input, 1, false, true) as Promise<DebugDetails<RedisKey>>;
+  }
+
+  /** peekNWithDebug is `peekN` with Details and each bucket's. */
+  peekNWithDebug(input: I, n: number): Promise<DebugDetails<RedisKey>> {
+    return this.decide(input, n, false, true) as Promise<DebugDetails<RedisKey>>;
+  }
+
+  /** wait resolves with the Details of the first allowed `allow`; see `waitN`. */
+  wait(input: I, options?: WaitOptions): Promise<Details> {
+    return this.waitN(input, 1, options);
+  }
+
+  /**
+   * waitN retries `allowN` after each retry-after until it is allowed and resolves with its
+   * Details. It rejects with the signal's reason when `options.signal` aborts, and with a
+   * RangeError when `n` exceeds a limit's count (it could never pass).
+   */
+  async waitN(input: I, n: number, options?: WaitOptions): Promise<Details> {
+    assertTokens(n);
+    const signal = options?.signal;
+    const clock = this.clock;
+    const sleep = clock?.sleep ? clock.sleep.bind(clock) : sleepWithTimer;
+    for (;;) {
+      if (signal?.aborted) throw signal.reason;
+      const details = await this.allowNWithDetails(input, n);
+      if (details.allowed) return details;
+      if (details.retryAfterMs === Number.POSITIVE_INFINITY) {
+        throw new RangeError(`n (${n}) exceeds the count of a limit: waiting would never end`);
+      }
+      await sleep(details.retryAfterMs, signal);
+    }
+  }
+
+  private async decide(
+    input: I,
+    n: number,
+    take: boolean,
+    debug: boolean,
+  ): Promise<Details | DebugDetails<RedisKey>> {
+    assertTokens(n);
+    const buckets = new Buckets();
+    this.gatherInto(input, buckets);
+    const args: (string | number)[] = [
+      take ? 1 : 0,
+      n,
+      this.clock ? Math.floor(this.clock.now()) : "",
+    ];
+    for (const limit of buckets.limits) args.push(limit.scale, limit.tokenUnits, limit.periodMs);
+    const reply = (await runScript(this.redis, buckets.redisKeys, args)) as number[];
+    const allowed = reply[0] === 1;
+    const now = reply[1] as number;
+    const consumed = allowed && take ? n : 0;
+    let remaining = Number.POSITIVE_INFINITY;
+    let retryAfterMs = 0;
+    const list: BucketDetails<RedisKey>[] | undefined = debug ? [] : undefined;
+    for (let i = 0; i < buckets.length; i++) {
+      const limit = buckets.limits[i] as Limit;
+      const available = reply[i + 2] as number;
+      const left = tokensOf(available, limit) - consumed;
+      if (left < remaining) remaining = left;
+      const ownAllowed = n === 0 || available >= n * limit.tokenUnits;
+      let ownRetry = 0;
+      if (!ownAllowed) {
+        ownRetry =
+          n > limit.count
+            ? Number.POSITIVE_INFINITY
+            : retryOf(n * limit.tokenUnits - available, limit.scale);
+      }
+      if (!allowed && ownRetry > retryAfterMs) retryAfterMs = ownRetry;
+      list?.push({
+        allowed: ownAllowed,
+        executionTime: now,
+        tokensRequested: n,
+        tokensConsumed: consumed,
+        tokensRemaining: left,
+        retryAfterMs: ownRetry,
+        limit,
+        key: buckets.keys[i] as RedisKey,
+      });
+    }
+    const details: Details = {
+      allowed,
+      executionTime: now,
+      tokensRequested: n,
+      tokensConsumed: consumed,
+      tokensRemaining: remaining,
+      retryAfterMs,
+    };
+    return list ? { ...details, buckets: list } : details;
+  }
+}
+
+/** runScript runs DECIDE by its SHA, loading it once when the server does not know it yet. */
+async function runScript(
+  redis: Redis,
+  keys: string[],
+  args: (string | number)[],
+): Promise<unknown> {
+  try {
+    return await redis.evalsha(DECIDE_SHA, keys.length, ...keys, ...args);
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
+    return redis.eval(DECIDE, keys.length, ...keys, ...args);
+  }
+}
+
+/**
+ * RedisLimiter is the Limiter of `lib/limiter` with its buckets in Redis, shared by every
+ * process that uses the same Redis and prefix. Its methods return Promises; the semantics are
+ * the in-memory limiter's, decided at the Redis server's time.
+ */
+export class RedisLimiter<I> extends RedisDecider<I> {
+  readonly redis: Redis;
+  readonly clock: Clock | undefined;
+  readonly prefix: string;
+  private readonly keyFunc: KeyFunc<I, RedisKey>;
+  private readonly staticLimits: Limit[];
+  private readonly limitFuncs: LimitFunc<I>[];
+
+  constructor(
+    redis: Redis,
+    keyFunc: KeyFunc<I, RedisKey>,
+    limitsAndLimitFuncs: Limit | LimitFunc<I> | ReadonlyArray<Limit | LimitFunc<I>> = [],
+    options: RedisLimiterOptions = {},
+  ) {
+    super();
+    if (typeof keyFunc !== "function") throw new TypeError("keyFunc must be a function");
+    const prefix = options.prefix ?? "rk";
+    if (prefix === "" || /[{}]/.test(prefix)) {
+      throw new RangeError(`prefix must be a non-empty string without braces, got "${prefix}"`);
+    }
+    this.redis = redis;
+    this.clock = options.clock;
+    this.prefix = prefix;
+    this.keyFunc = keyFunc;
+    const items = Array.isArray(limitsAndLimitFuncs)
+      ? (limitsAndLimitFuncs as ReadonlyArray<Limit | LimitFunc<I>>)
+      : [limitsAndLimitFuncs as Limit | LimitFunc<I>];
+    this.staticLimits = [];
+    this.limitFuncs = [];
+    for (const item of items) {
+      if (item instanceof Limit) {
+        if (!this.staticLimits.some((l) => l.id === item.id)) this.staticLimits.push(item);
+      } else if (typeof item === "function") {
+        this.limitFuncs.push(item);
+      } else {
+        throw new TypeError("limitsAndLimitFuncs must hold Limits and limit funcs only");
+      }
+    }
+  }
+
+  /** @internal Lists this limiter's buckets for `input`. */
+  gatherInto(input: I, into: Buckets): void {
+    const key = this.keyFunc(input);
+    if (typeof key !== "string" && typeof key !== "number") {
+      throw new TypeError(`a Redis limiter's key func must return a string or a number`);
+    }
+    for (const limit of this.staticLimits) into.add(this.prefix, limit, key);
+    for (const limitFunc of this.limitFuncs) {
+      const result = limitFunc(input);
+      if (result == null) continue;
+      for (const item of result instanceof Limit ? [result] : result) {
+        if (!(item instanceof Limit)) {
+          throw new TypeError("a limit func must return a Limit, an array of Limits, or nothing");
+        }
+        into.add(this.prefix, item, key);
+      }
+    }
+  }
+
+  /**
+   * forget deletes every bucket of `key`, under every limit, and returns how many it deleted:
+   * the key starts again from full buckets.
+   */
+  forget(key: RedisKey): Promise<number> {
+    return deleteMatching(this.redis, bucketPattern(this.prefix, key));
+  }
+
+  /** clear deletes every bucket under this limiter's prefix. */
+  async clear(): Promise<void> {
+    await deleteMatching(this.redis, bucketPattern(this.prefix));
+  }
+}
+
+async function deleteMatching(redis: Redis, pattern: string): Promise<number> {
+  let cursor = "0";
+  let deleted = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+    cursor = next;
+    if (keys.length > 0) deleted += await redis.del(...keys);
+  } while (cursor !== "0");
+  return deleted;
+}
+
+/**
+ * RedisCombinedLimiter is a stack of Redis limiters on one client with one all-or-nothing
+ * decision across all of them, in one script.
+ */
+export class RedisCombinedLimiter<I> extends RedisDecider<I> {
+  readonly redis: Redis;
+  readonly clock: Clock | undefined;
+  private readonly limiters: readonly RedisLimiter<I>[];
+
+  constructor(redis: Redis, limiters: readonly RedisLimiter<I>[]) {
+    super();
+    this.limiters = [...new Set(limiters)];
+    if (this.limiters.some((l) => l.redis !== redis)) {
+      throw new TypeError("combined Redis limiters must share one Redis client");
+    }
+    this.redis = redis;
+    this.clock = this.limiters[0]?.clock;
+  }
+
+  /** @internal Lists every limiter's buckets, in order. */
+  gatherInto(input: I, into: Buckets): void {
+    for (const limiter of this.limiters) limiter.gatherInto(input, into);
+  }
+}
+
+/**
+ * combineRedis stacks Redis limiters into one: a decision takes tokens from every bucket of
+ * every limiter, or from none, in one script run. On Redis Cluster, the limiters of a
+ * combination must share their key func (one hash tag per decision).
+ */
+export function combineRedis<I>(
+  first: RedisLimiter<I>,
+  ...rest: RedisLimiter<I>[]
+): RedisCombinedLimiter<I> {
+  return new RedisCombinedLimiter(first.redis, [first, ...rest]);
+}
