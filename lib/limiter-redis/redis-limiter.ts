@@ -62,8 +62,8 @@ export function bucketKey(prefix: string, key: RedisKey, limit: Limit): string {
 
 /** The glob pattern that matches every bucket of `key` (or, without a key, of the prefix). */
 function bucketPattern(prefix: string, key?: RedisKey): string {
-  const escape = (text: string) => text.replace(/[*?[\]\\]/g, "\\$&");
-  return key === undefined ? `${escape(prefix)}:*` : `${escape(prefix)}:{${escape(String(key))}}:*`;
+  const glob = (text: string) => text.replace(/[*?[\]\\]/g, "\\$&");
+  return key === undefined ? `${glob(prefix)}:*` : `${glob(prefix)}:{${glob(String(key))}}:*`;
 }
 
 /** tokensOf is the whole number of tokens in `available` units (none when it is negative). */
