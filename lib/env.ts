@@ -12,6 +12,17 @@ const envSchema = z.object({
     .url()
     .optional()
     .or(z.literal("").transform(() => undefined)),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[^{}\s]+$/, "REDIS_PREFIX must be non-empty, without braces or spaces")
+    .default("rk"),
+  REDIS_TIMEOUT_MS: z.coerce
+    .number()
+    .int("REDIS_TIMEOUT_MS must be a whole number of milliseconds")
+    .positive("REDIS_TIMEOUT_MS must be positive")
+    .default(200),
+  REDIS_READS_ON_FAILURE: z.enum(["open", "closed"]).default("open"),
+  REDIS_WRITES_ON_FAILURE: z.enum(["open", "closed"]).default("closed"),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
 });
 

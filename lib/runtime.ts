@@ -9,8 +9,12 @@ import { consoleLogger, type Logger } from "@/lib/log";
 import { createMetrics, type Metrics } from "@/lib/metrics";
 import { generateApiKey } from "@/lib/policy/api-key";
 import { createPolicyLimiter, type RequestInput } from "@/lib/policy/decision";
+import { type Decisions, MemoryDecisions } from "@/lib/policy/decisions";
 import { PolicyStore } from "@/lib/policy/policy-store";
+import { PolicySync } from "@/lib/policy/policy-sync";
+import { type FailurePolicy, RedisDecisions } from "@/lib/policy/redis-decisions";
 import { TrafficLog } from "@/lib/policy/traffic";
+import { connectRedis } from "@/lib/redis";
 
 /** Runtime is the process's one set of shared state: database, policy, limiter, counters. */
 export interface Runtime {
@@ -19,6 +23,9 @@ export interface Runtime {
   clock: Clock;
   log: Logger;
   policy: PolicyStore;
+  /** decisions decide on protected requests: in memory, or on Redis with REDIS_URL. */
+  decisions: Decisions;
+  /** limiter is the in-memory limiter: the one that decides, or Redis's stand-in. */
   limiter: Limiter<RequestInput, string>;
   traffic: TrafficLog;
   metrics: Metrics;
@@ -34,6 +41,19 @@ export interface RuntimeOptions {
   clock?: Clock;
   adminPassword?: string;
   log?: Logger;
+  /** redis, when set, keeps the buckets in Redis and shares policy changes between instances. */
+  redis?: RedisOptions;
+}
+
+/** RedisOptions configure the Redis store (see lib/env.ts for the variables behind them). */
+export interface RedisOptions {
+  url: string;
+  prefix?: string;
+  /** timeoutMs bounds each Redis call (200 ms by default). */
+  timeoutMs?: number;
+  failure?: FailurePolicy;
+  /** decisionClock replaces the Redis server's clock: tests only. */
+  decisionClock?: Clock;
 }
 
 /**
@@ -55,18 +75,46 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const limiter = createPolicyLimiter(clock);
   const loginLimiter = new Limiter((ip: string) => ip, limit(10, "1m"), { clock });
   const metrics = createMetrics(() => limiter.size);
+  let decisions: Decisions = new MemoryDecisions(limiter);
+  let sync: PolicySync | undefined;
+  if (options.redis) {
+    const { url, prefix = "rk", timeoutMs = 200 } = options.redis;
+    const { client, subscriber } = connectRedis(url, timeoutMs, log);
+    decisions = new RedisDecisions({
+      redis: client,
+      prefix,
+      standIn: limiter,
+      failure: options.redis.failure,
+      appClock: clock,
+      decisionClock: options.redis.decisionClock,
+      log,
+      metrics,
+    });
+    const policySync = new PolicySync({
+      publisher: client,
+      subscriber,
+      channel: `${prefix}:policy`,
+      reload: () => policy.refresh(),
+      log,
+    });
+    policy.announce = () => policySync.publish();
+    sync = policySync;
+  }
   return {
     db,
     sqlite,
     clock,
     log,
     policy,
+    decisions,
     limiter,
     traffic: new TrafficLog(300),
     metrics,
     auth,
     loginLimiter,
     close() {
+      sync?.close();
+      void decisions.close();
       limiter.close();
       sqlite.close();
     },
@@ -85,6 +133,14 @@ export function getRuntime(): Runtime {
     globalRef.__ratekeeperRuntime = createRuntime({
       databasePath: env.DATABASE_PATH,
       adminPassword: env.ADMIN_PASSWORD,
+      redis: env.REDIS_URL
+        ? {
+            url: env.REDIS_URL,
+            prefix: env.REDIS_PREFIX,
+            timeoutMs: env.REDIS_TIMEOUT_MS,
+            failure: { read: env.REDIS_READS_ON_FAILURE, write: env.REDIS_WRITES_ON_FAILURE },
+          }
+        : undefined,
     });
   }
   return globalRef.__ratekeeperRuntime;

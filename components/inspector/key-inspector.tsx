@@ -109,6 +109,13 @@ export function KeyInspector({ customerId }: { customerId: number }) {
         </div>
       ) : null}
       <ErrorNote error={inspect.error} />
+      {inspect.data?.store.redis === "down" ? (
+        <div className="notice error" data-testid="store-down">
+          Redis is unreachable: these are this instance's in-memory stand-in buckets. Operations
+          that fail open are limited by them; those that fail closed are refused with 503 until
+          Redis answers again.
+        </div>
+      ) : null}
       <div className="grid cols-2">
         {OPERATIONS.map((operation) => (
           <OperationPanel

@@ -100,7 +100,11 @@ export function TestRequestPanel({ customerId }: { customerId: number }) {
             className={`badge ${outcome.status === 200 ? "ok" : "bad"}`}
             data-testid="test-status"
           >
-            {outcome.status === 200 ? "200 allowed" : "429 too many requests"}
+            {outcome.status === 200
+              ? "200 allowed"
+              : outcome.status === 503
+                ? "503 store unavailable"
+                : "429 too many requests"}
           </span>{" "}
           <span className="muted">
             {outcome.decision.tokensRequested} token

@@ -11,7 +11,6 @@ import {
 import { getPlan } from "@/db/queries/plans";
 import type { Operation } from "@/db/schema/operations";
 import { generateApiKey } from "@/lib/policy/api-key";
-import { bucketKey } from "@/lib/policy/snapshot";
 import type { Runtime } from "@/lib/runtime";
 import type { CustomerCreate, CustomerUpdate, OverrideInput } from "@/lib/schemas/customer.schema";
 import { audit } from "./audit";
@@ -207,6 +206,6 @@ function changeOverride(
 }
 
 /** resetBuckets forgets a customer's buckets: both operations start full again. */
-export function resetBuckets(rt: Runtime, id: number): number {
-  return rt.limiter.forget(bucketKey(id, "read")) + rt.limiter.forget(bucketKey(id, "write"));
+export function resetBuckets(rt: Runtime, id: number): Promise<number> {
+  return rt.decisions.forget(id);
 }

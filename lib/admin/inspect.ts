@@ -1,7 +1,7 @@
 import type { Operation } from "@/db/schema/operations";
 import { OPERATIONS } from "@/db/schema/operations";
-import type { DebugDetails } from "@/lib/limiter";
 import type { RequestInput } from "@/lib/policy/decision";
+import type { Decision, DecisionSource } from "@/lib/policy/decisions";
 import { type CustomerPolicy, limitsFor } from "@/lib/policy/snapshot";
 import type { Runtime } from "@/lib/runtime";
 
@@ -18,6 +18,8 @@ export interface BucketView {
 /** DecisionView is one operation's decision (peeked or made), with its buckets. */
 export interface DecisionView {
   source: "plan" | "override";
+  /** store is where it was decided (see DecisionSource): "stand-in" while Redis is unreachable. */
+  store: DecisionSource;
   allowed: boolean;
   tokensRequested: number;
   tokensConsumed: number;
@@ -36,13 +38,14 @@ export function toView(
   customer: CustomerPolicy,
   operation: Operation,
   now: number,
-  details: DebugDetails,
+  { details, source: store }: Decision,
 ): DecisionView {
   const override = customer.overrides[operation];
   const overridden =
     override !== undefined && limitsFor(customer, operation, now) === override.limits;
   return {
     source: overridden ? "override" : "plan",
+    store,
     allowed: details.allowed,
     tokensRequested: details.tokensRequested,
     tokensConsumed: details.tokensConsumed,
@@ -61,26 +64,31 @@ export function toView(
 }
 
 /** inspect peeks every bucket of a customer, per operation: nothing is consumed or created. */
-export function inspect(rt: Runtime, customer: CustomerPolicy): Record<Operation, DecisionView> {
+export async function inspect(
+  rt: Runtime,
+  customer: CustomerPolicy,
+): Promise<Record<Operation, DecisionView>> {
   const now = rt.clock.now();
   const result = {} as Record<Operation, DecisionView>;
   for (const operation of OPERATIONS) {
     const input: RequestInput = { customer, operation, now };
-    result[operation] = toView(customer, operation, now, rt.limiter.peekWithDebug(input));
+    result[operation] = toView(customer, operation, now, await rt.decisions.peek(input));
   }
   return result;
 }
 
 /** testRequest makes one real decision for a customer, as a protected request would. */
-export function testRequest(
+export async function testRequest(
   rt: Runtime,
   customer: CustomerPolicy,
   operation: Operation,
   cost: number,
-): DecisionView {
+): Promise<DecisionView> {
   const now = rt.clock.now();
-  const details = rt.limiter.allowNWithDebug({ customer, operation, now }, cost);
-  rt.metrics.decision(customer.planSlug, operation, details.allowed);
-  rt.traffic.record(customer.id, operation, details.allowed, now);
-  return toView(customer, operation, now, details);
+  const decision = await rt.decisions.decide({ customer, operation, now }, cost);
+  if (decision.source !== "unavailable") {
+    rt.metrics.decision(customer.planSlug, operation, decision.details.allowed);
+    rt.traffic.record(customer.id, operation, decision.details.allowed, now);
+  }
+  return toView(customer, operation, now, decision);
 }

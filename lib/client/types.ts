@@ -3,6 +3,7 @@ import type { CustomerView } from "@/db/queries/customers";
 import type { PlanWithLimits } from "@/db/queries/plans";
 import type { OverrideView } from "@/lib/admin/customers";
 import type { DecisionView } from "@/lib/admin/inspect";
+import type { StoreStatus } from "@/lib/policy/decisions";
 import type { TrafficPoint } from "@/lib/policy/traffic";
 
 // The admin API's response shapes, shared by the dashboard (type-only imports: no server code
@@ -33,10 +34,11 @@ export interface CreatedCustomerResponse {
 export interface InspectResponse {
   customerId: number;
   now: number;
+  store: StoreStatus;
   operations: Record<Operation, DecisionView>;
 }
 export interface TestRequestResponse {
-  status: 200 | 429;
+  status: 200 | 429 | 503;
   decision: DecisionView;
 }
 export interface AuditResponse {

@@ -10,6 +10,8 @@ import { buildSnapshot, type PolicySnapshot } from "./snapshot";
  */
 export class PolicyStore {
   private current: PolicySnapshot;
+  /** announce, when set, tells other instances that this one changed the policy. */
+  announce: (() => void) | undefined;
 
   constructor(
     private readonly db: Db,
@@ -23,8 +25,14 @@ export class PolicyStore {
     return this.current;
   }
 
-  /** reload rebuilds the snapshot from the database. */
+  /** reload rebuilds the snapshot after this instance changed the policy, and announces it. */
   reload(): void {
+    this.current = this.build();
+    this.announce?.();
+  }
+
+  /** refresh rebuilds the snapshot after another instance changed the policy. */
+  refresh(): void {
     this.current = this.build();
   }
 

@@ -61,15 +61,24 @@ export function protect<S extends z.ZodType | undefined = undefined, P = Record<
     if (options.body) {
       const parsed = await parseBody(request, options.body);
       if (!parsed.ok) {
-        return withHeaders(
-          parsed.response,
-          rateLimitHeaders(operation, runtime.limiter.peekWithDebug(input)),
-        );
+        const peeked = await runtime.decisions.peek(input);
+        return withHeaders(parsed.response, rateLimitHeaders(operation, peeked.details));
       }
       body = parsed.data as Body<S>;
     }
     const cost = options.cost ? options.cost(body as never) : 1;
-    const details = runtime.limiter.allowNWithDebug(input, cost);
+    const { details, source } = await runtime.decisions.decide(input, cost);
+    if (source === "unavailable") {
+      // Redis is unreachable and this operation fails closed: not the customer's fault, so not 429.
+      return problem(
+        503,
+        "Rate limit store unavailable",
+        {
+          detail: `The shared rate-limit store cannot be reached; ${operation}s are refused until it returns.`,
+        },
+        { "Retry-After": String(Math.ceil(details.retryAfterMs / 1000)) },
+      );
+    }
     runtime.metrics.decision(customer.planSlug, operation, details.allowed);
     runtime.traffic.record(customer.id, operation, details.allowed, input.now);
     const headers = rateLimitHeaders(operation, details);

@@ -5,7 +5,7 @@ import { insertCustomer, updateCustomerRow } from "@/db/queries/customers";
 import { getPlanBySlug, insertPlan, type LimitValues } from "@/db/queries/plans";
 import type { Logger } from "@/lib/log";
 import { generateApiKey, hashApiKey } from "@/lib/policy/api-key";
-import { createRuntime, type Runtime, setRuntime } from "@/lib/runtime";
+import { createRuntime, type RedisOptions, type Runtime, setRuntime } from "@/lib/runtime";
 import { FakeClock } from "./fake-clock";
 
 /** START_MS is where every test runtime's clock starts: 2025-01-01T00:00:00Z, in ms. */
@@ -21,6 +21,10 @@ export interface TestCustomer {
 export interface TestRuntime {
   runtime: Runtime;
   clock: FakeClock;
+  /** databasePath is the runtime's SQLite file (another runtime may open it too). */
+  databasePath: string;
+  /** lines is what the runtime logged. */
+  lines: string[];
   /** demoKey is the seeded demo customer's key, captured from the log (free plan). */
   demoKey: string;
   /** demoId is the seeded demo customer's id. */
@@ -43,7 +47,7 @@ const DEMO_KEY_LINE = /Demo customer API key \(shown once, stored hashed\): (\S+
  * createTestRuntime builds a runtime on a fresh SQLite file under the OS's temporary directory,
  * seeded with the demo plans, and makes it the process's runtime so route handlers use it.
  */
-export function createTestRuntime(): TestRuntime {
+export function createTestRuntime(options: { redis?: RedisOptions } = {}): TestRuntime {
   const dir = mkdtempSync(path.join(os.tmpdir(), "ratekeeper-test-"));
   const clock = new FakeClock(START_MS);
   const lines: string[] = [];
@@ -52,11 +56,13 @@ export function createTestRuntime(): TestRuntime {
     warn: (message) => lines.push(message),
     error: (message) => lines.push(message),
   };
+  const databasePath = path.join(dir, "test.db");
   const runtime = createRuntime({
-    databasePath: path.join(dir, "test.db"),
+    databasePath,
     clock,
     adminPassword: "test-password",
     log,
+    redis: options.redis,
   });
   setRuntime(runtime);
   const demoKey = lines.map((line) => DEMO_KEY_LINE.exec(line)?.[1]).find(Boolean);
@@ -73,6 +79,8 @@ export function createTestRuntime(): TestRuntime {
   return {
     runtime,
     clock,
+    databasePath,
+    lines,
     demoKey,
     demoId: demo.id,
     planId,

@@ -5,6 +5,7 @@ import type { DecisionView, InspectResponse } from "@/lib/client/types";
 function decision(buckets: { count: number; periodMs: number; remaining: number }[]): DecisionView {
   return {
     source: "plan",
+    store: "memory",
     allowed: true,
     tokensRequested: 1,
     tokensConsumed: 0,
@@ -26,6 +27,7 @@ function inspection(now: number, readRemaining: number, readCount = 5): InspectR
   return {
     customerId: 1,
     now,
+    store: { store: "memory" },
     operations: {
       read: decision([
         { count: readCount, periodMs: 5_000, remaining: readRemaining },

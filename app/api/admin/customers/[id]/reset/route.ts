@@ -1,13 +1,20 @@
 import { audit } from "@/lib/admin/audit";
 import { resetBuckets } from "@/lib/admin/customers";
 import { withOperator } from "@/lib/auth/guard";
-import { json, notFound, parseId } from "@/lib/http";
+import { json, notFound, parseId, problem } from "@/lib/http";
 
 /** POST /api/admin/customers/:id/reset forgets the customer's buckets: they start full again. */
-export const POST = withOperator<{ id: string }>(({ params, actor, runtime }) => {
+export const POST = withOperator<{ id: string }>(async ({ params, actor, runtime }) => {
   const id = parseId(params.id);
   if (id === null || !runtime.policy.snapshot.byId.has(id)) return notFound("Customer not found");
-  const deleted = resetBuckets(runtime, id);
+  let deleted: number;
+  try {
+    deleted = await resetBuckets(runtime, id);
+  } catch {
+    return problem(503, "Rate limit store unavailable", {
+      detail: "The shared rate-limit store cannot be reached; nothing was reset.",
+    });
+  }
   audit(runtime.db, {
     actor,
     action: "customer.reset-buckets",

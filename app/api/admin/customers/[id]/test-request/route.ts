@@ -13,6 +13,7 @@ export const POST = withOperator<{ id: string }>(async ({ request, params, runti
   if (!customer) return notFound("Customer not found");
   const parsed = await parseBody(request, testRequestSchema);
   if (!parsed.ok) return parsed.response;
-  const decision = testRequest(runtime, customer, parsed.data.operation, parsed.data.cost);
-  return json({ status: decision.allowed ? 200 : 429, decision });
+  const decision = await testRequest(runtime, customer, parsed.data.operation, parsed.data.cost);
+  const status = decision.store === "unavailable" ? 503 : decision.allowed ? 200 : 429;
+  return json({ status, decision });
 });

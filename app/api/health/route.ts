@@ -1,0 +1,13 @@
+import { json } from "@/lib/http";
+import { getRuntime } from "@/lib/runtime";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * GET /api/health answers 200 while the server runs, with where the buckets are: `memory`, or
+ * `redis` with `redis: "up" | "down"` (down since the last call to Redis failed). A load balancer
+ * can keep an instance in while Redis is down: the failure policy decides what requests get.
+ */
+export function GET(): Response {
+  return json({ status: "ok", ...getRuntime().decisions.status() });
+}

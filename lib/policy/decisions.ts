@@ -1,0 +1,87 @@
+import type { Operation } from "@/db/schema/operations";
+import type { DebugDetails, Limiter } from "@/lib/limiter";
+import type { RequestInput } from "./decision";
+import { bucketKey } from "./snapshot";
+
+/**
+ * DecisionSource says where a decision was made: the in-memory limiter (the embedded default),
+ * Redis (shared by every instance), this instance's in-memory stand-in while Redis is
+ * unreachable and the operation fails open, or nowhere: Redis is unreachable and the
+ * operation fails closed.
+ */
+export type DecisionSource = "memory" | "redis" | "stand-in" | "unavailable";
+
+/** Decision is a decision's details and where it was made. */
+export interface Decision {
+  details: DebugDetails;
+  source: DecisionSource;
+}
+
+/** StoreStatus describes the bucket store for health checks and the dashboard. */
+export interface StoreStatus {
+  store: "memory" | "redis";
+  /** redis is "up" unless the last call to Redis failed. */
+  redis?: "up" | "down";
+}
+
+/**
+ * Decisions is how the app decides on protected requests, whichever store holds the buckets.
+ * `decide` and `peek` may answer synchronously (in memory) or with a Promise (Redis).
+ */
+export interface Decisions {
+  /** decide takes `n` tokens from every bucket of the input, or none. */
+  decide(input: RequestInput, n: number): Decision | Promise<Decision>;
+  /** peek reports the input's buckets without consuming or creating any. */
+  peek(input: RequestInput): Decision | Promise<Decision>;
+  /** forget deletes a customer's buckets for both operations and returns how many it deleted. */
+  forget(customerId: number): Promise<number>;
+  status(): StoreStatus;
+  close(): Promise<void>;
+}
+
+/** unavailable is the decision of an operation that fails closed: refused, retry in a second. */
+export function unavailable(input: RequestInput, n: number, retryAfterMs: number): Decision {
+  return {
+    source: "unavailable",
+    details: {
+      allowed: false,
+      executionTime: input.now,
+      tokensRequested: n,
+      tokensConsumed: 0,
+      tokensRemaining: 0,
+      retryAfterMs,
+      buckets: [],
+    },
+  };
+}
+
+/** forgetCustomer deletes both operations' buckets of a customer from an in-memory limiter. */
+export function forgetCustomer(limiter: Limiter<RequestInput, string>, customerId: number): number {
+  const operations: Operation[] = ["read", "write"];
+  let deleted = 0;
+  for (const operation of operations) deleted += limiter.forget(bucketKey(customerId, operation));
+  return deleted;
+}
+
+/** MemoryDecisions decides on the process's in-memory limiter: the embedded default. */
+export class MemoryDecisions implements Decisions {
+  constructor(private readonly limiter: Limiter<RequestInput, string>) {}
+
+  decide(input: RequestInput, n: number): Decision {
+    return { details: this.limiter.allowNWithDebug(input, n), source: "memory" };
+  }
+
+  peek(input: RequestInput): Decision {
+    return { details: this.limiter.peekWithDebug(input), source: "memory" };
+  }
+
+  async forget(customerId: number): Promise<number> {
+    return forgetCustomer(this.limiter, customerId);
+  }
+
+  status(): StoreStatus {
+    return { store: "memory" };
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,152 @@
+import type { Redis } from "ioredis";
+import type { Operation } from "@/db/schema/operations";
+import type { Clock, DebugDetails, Limiter } from "@/lib/limiter";
+import { RedisLimiter } from "@/lib/limiter-redis";
+import type { Logger } from "@/lib/log";
+import type { Metrics } from "@/lib/metrics";
+import { customerKey, planLimitFunc, type RequestInput } from "./decision";
+import {
+  type Decision,
+  type Decisions,
+  forgetCustomer,
+  type StoreStatus,
+  unavailable,
+} from "./decisions";
+import { bucketKey } from "./snapshot";
+
+/** FailureMode is what an operation does while Redis is unreachable. */
+export type FailureMode = "open" | "closed";
+
+/** FailurePolicy maps each operation to its failure mode. */
+export type FailurePolicy = Record<Operation, FailureMode>;
+
+/** DEFAULT_FAILURE_POLICY: reads go on (bounded by the stand-in), writes are refused. */
+export const DEFAULT_FAILURE_POLICY: FailurePolicy = { read: "open", write: "closed" };
+
+/** RedisDecisionsOptions configure the Redis-backed decisions. */
+export interface RedisDecisionsOptions {
+  redis: Redis;
+  /** prefix starts every bucket key ("rk" by default). */
+  prefix?: string;
+  /** standIn decides while Redis is unreachable, for operations that fail open. */
+  standIn: Limiter<RequestInput, string>;
+  failure?: FailurePolicy;
+  /** appClock times incidents for the log. */
+  appClock: Clock;
+  /** decisionClock, for tests only: without it the Redis server's clock decides. */
+  decisionClock?: Clock;
+  log: Logger;
+  metrics: Metrics;
+  /** retryAfterMs is what a fail-closed refusal tells the client to wait (1 s by default). */
+  retryAfterMs?: number;
+}
+
+/**
+ * RedisDecisions decides on buckets in Redis, shared by every instance. When a call to Redis
+ * fails (unreachable, or slower than the client's command timeout) the operation follows the
+ * failure policy: fail open decides on this instance's in-memory stand-in limiter, so the
+ * customer still gets at most its plan's limits per instance; fail closed refuses. Each failed
+ * call counts in `ratekeeper_store_errors_total{store="redis"}`; the log says once when an
+ * incident starts and once when it ends. Every call tries Redis, so decisions return to it as
+ * soon as it answers again.
+ */
+export class RedisDecisions implements Decisions {
+  private readonly remote: RedisLimiter<RequestInput>;
+  private readonly redis: Redis;
+  private readonly standIn: Limiter<RequestInput, string>;
+  private readonly failure: FailurePolicy;
+  private readonly log: Logger;
+  private readonly metrics: Metrics;
+  private readonly retryAfterMs: number;
+  private readonly appClock: Clock;
+  /** incident counts the failed calls since Redis last answered (null: Redis is up). */
+  private incident: { since: number; failures: number } | null = null;
+
+  constructor(options: RedisDecisionsOptions) {
+    this.redis = options.redis;
+    this.remote = new RedisLimiter(options.redis, customerKey, [planLimitFunc], {
+      prefix: options.prefix,
+      clock: options.decisionClock,
+    });
+    this.appClock = options.appClock;
+    this.standIn = options.standIn;
+    this.failure = options.failure ?? DEFAULT_FAILURE_POLICY;
+    this.log = options.log;
+    this.metrics = options.metrics;
+    this.retryAfterMs = options.retryAfterMs ?? 1_000;
+  }
+
+  async decide(input: RequestInput, n: number): Promise<Decision> {
+    let details: DebugDetails;
+    try {
+      details = await this.remote.allowNWithDebug(input, n);
+    } catch (error) {
+      this.failed(error, input.now);
+      if (this.failure[input.operation] === "closed") {
+        return unavailable(input, n, this.retryAfterMs);
+      }
+      return { details: this.standIn.allowNWithDebug(input, n), source: "stand-in" };
+    }
+    this.answered(input.now);
+    return { details, source: "redis" };
+  }
+
+  async peek(input: RequestInput): Promise<Decision> {
+    let details: DebugDetails;
+    try {
+      details = await this.remote.peekWithDebug(input);
+    } catch (error) {
+      this.failed(error, input.now);
+      return { details: this.standIn.peekWithDebug(input), source: "stand-in" };
+    }
+    this.answered(input.now);
+    return { details, source: "redis" };
+  }
+
+  /** forget deletes the customer's buckets in Redis and in the stand-in; it throws when Redis does. */
+  async forget(customerId: number): Promise<number> {
+    const local = forgetCustomer(this.standIn, customerId);
+    let remote = 0;
+    for (const operation of ["read", "write"] as const) {
+      try {
+        remote += await this.remote.forget(bucketKey(customerId, operation));
+      } catch (error) {
+        this.failed(error, this.appClock.now());
+        throw error;
+      }
+    }
+    return remote + local;
+  }
+
+  status(): StoreStatus {
+    return { store: "redis", redis: this.incident ? "down" : "up" };
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+  }
+
+  private failed(error: unknown, now: number): void {
+    this.metrics.storeErrors.labels("redis").inc();
+    if (this.incident) {
+      this.incident.failures++;
+      return;
+    }
+    this.incident = { since: now, failures: 1 };
+    const reason = error instanceof Error ? error.message : String(error);
+    this.log.warn(
+      `Redis unreachable (${reason}): reads fail ${this.failure.read}, writes fail ${this.failure.write}` +
+        " until it answers again; failed calls count in ratekeeper_store_errors_total.",
+    );
+  }
+
+  private answered(now: number): void {
+    const incident = this.incident;
+    if (!incident) return;
+    this.incident = null;
+    const seconds = Math.max(0, Math.round((now - incident.since) / 1000));
+    this.log.info(
+      `Redis answers again after ${incident.failures} failed calls over ${seconds} s: decisions use it again.`,
+    );
+  }
+}
