@@ -32,6 +32,12 @@ export interface Runtime {
   auth: OperatorAuth;
   /** loginLimiter slows password guessing: 10 failed attempts a minute per client address. */
   loginLimiter: Limiter<string, string>;
+  /**
+   * ready settles once decisions can use their store: at once in memory; with Redis, once it is
+   * connected and this instance listens for policy changes. Until then Redis calls fail and
+   * the failure policy applies.
+   */
+  ready(): Promise<void>;
   close(): void;
 }
 
@@ -112,6 +118,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     metrics,
     auth,
     loginLimiter,
+    async ready() {
+      await Promise.all([decisions.ready(), sync?.subscribed]);
+    },
     close() {
       sync?.close();
       void decisions.close();

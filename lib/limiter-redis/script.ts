@@ -44,7 +44,7 @@ for i = 1, #KEYS do
     end
   end
   reply[i + 2] = available
-  if available < n * tokenUnits then reply[1] = 0 end
+  if n > 0 and available < n * tokenUnits then reply[1] = 0 end
 end
 if take and reply[1] == 1 and n > 0 then
   for i = 1, #KEYS do

@@ -36,6 +36,8 @@ export interface Decisions {
   /** forget deletes a customer's buckets for both operations and returns how many it deleted. */
   forget(customerId: number): Promise<number>;
   status(): StoreStatus;
+  /** ready settles once the store can answer (at once in memory; when Redis is connected). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -82,6 +84,8 @@ export class MemoryDecisions implements Decisions {
   status(): StoreStatus {
     return { store: "memory" };
   }
+
+  async ready(): Promise<void> {}
 
   async close(): Promise<void> {}
 }

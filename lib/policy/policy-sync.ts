@@ -30,6 +30,8 @@ export class PolicySync {
   readonly id = randomUUID();
   private readonly options: PolicySyncOptions;
   private subscribedOnce = false;
+  /** subscribed settles once the first subscription is in place. */
+  readonly subscribed: Promise<void>;
 
   constructor(options: PolicySyncOptions) {
     this.options = options;
@@ -42,7 +44,7 @@ export class PolicySync {
       // ioredis subscribes again by itself after a reconnect; this catches up on what was lost.
       if (this.subscribedOnce) this.reload("the reconnection to Redis");
     });
-    subscriber.subscribe(channel).then(
+    this.subscribed = subscriber.subscribe(channel).then(
       () => {
         this.subscribedOnce = true;
       },

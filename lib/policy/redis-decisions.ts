@@ -122,6 +122,11 @@ export class RedisDecisions implements Decisions {
     return { store: "redis", redis: this.incident ? "down" : "up" };
   }
 
+  async ready(): Promise<void> {
+    if (this.redis.status === "ready") return;
+    await new Promise<void>((resolve) => this.redis.once("ready", () => resolve()));
+  }
+
   async close(): Promise<void> {
     this.redis.disconnect();
   }

@@ -59,6 +59,8 @@ export async function startRedisServer(): Promise<RedisServer> {
   let child: ChildProcess | undefined;
 
   async function start(): Promise<void> {
+    // Already running: a second server could not bind the port, and the first would answer.
+    if (child && child.exitCode === null) return;
     const proc = spawn(
       REDIS_SERVER,
       ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],

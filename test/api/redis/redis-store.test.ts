@@ -1,0 +1,249 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { POST as reset } from "@/app/api/admin/customers/[id]/reset/route";
+import { POST as testRequest } from "@/app/api/admin/customers/[id]/test-request/route";
+import { GET as health } from "@/app/api/health/route";
+import { GET as metrics } from "@/app/api/metrics/route";
+import { GET, POST } from "@/app/api/v1/items/route";
+import { updatePlan } from "@/lib/admin/plans";
+import { createRuntime, type Runtime } from "@/lib/runtime";
+import { type RedisServer, startRedisServer } from "../../support/redis-server";
+import { api, createTestRuntime, idParams, type TestRuntime } from "../../support/runtime";
+import { adminRequest, signIn } from "../admin/admin-support";
+
+const HOUR = 3_600_000;
+let server: RedisServer;
+let prefixes = 0;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** redisRuntime is a test runtime whose buckets live on the test server, under a fresh prefix. */
+async function redisRuntime(
+  options: { reads?: "open" | "closed"; writes?: "open" | "closed" } = {},
+): Promise<TestRuntime & { prefix: string }> {
+  const prefix = `t${++prefixes}`;
+  const t = createTestRuntime({
+    redis: {
+      url: server.url,
+      prefix,
+      timeoutMs: 150,
+      failure: { read: options.reads ?? "open", write: options.writes ?? "closed" },
+    },
+  });
+  await t.runtime.ready();
+  return Object.assign(t, { prefix });
+}
+
+const list = (key: string) => GET(api("/api/v1/items", { key }));
+const create = (key: string) => POST(api("/api/v1/items", { key, body: { name: "x" } }));
+
+async function statuses(requests: Promise<Response>[]): Promise<Record<number, number>> {
+  const counts: Record<number, number> = {};
+  for (const response of await Promise.all(requests)) {
+    counts[response.status] = (counts[response.status] ?? 0) + 1;
+  }
+  return counts;
+}
+
+function storeErrors(text: string): number {
+  const line = text
+    .split("\n")
+    .find((l) => l.startsWith('ratekeeper_store_errors_total{store="redis"}'));
+  return line ? Number(line.split(" ").pop()) : 0;
+}
+
+describe("with REDIS_URL: buckets in Redis", () => {
+  let t: TestRuntime & { prefix: string };
+  afterEach(() => t.cleanup());
+
+  it("decides protected requests on Redis: exactly the plan's limit, keys under the prefix", async () => {
+    t = await redisRuntime();
+    t.addPlan("ten", [
+      { operation: "read", count: 10, periodMs: HOUR },
+      { operation: "write", count: 3, periodMs: HOUR },
+    ]);
+    const { id, key } = t.addCustomer("ten");
+    const reads = await statuses(Array.from({ length: 25 }, () => list(key)));
+    expect(reads).toEqual({ 200: 10, 429: 15 });
+    const denied = await list(key);
+    expect(denied.status).toBe(429);
+    expect(Number(denied.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(denied.headers.get("RateLimit")).toMatch(/^"read-10-per-1h";r=0;t=\d+$/);
+    // Writes are a bucket of their own.
+    expect(await statuses(Array.from({ length: 5 }, () => create(key)))).toEqual({
+      201: 3,
+      429: 2,
+    });
+    const redis = server.client();
+    expect((await redis.keys(`${t.prefix}:*`)).sort()).toEqual([
+      `${t.prefix}:{${id}:read}:10/${HOUR}`,
+      `${t.prefix}:{${id}:write}:3/${HOUR}`,
+    ]);
+    // The in-memory limiter (the stand-in) was never used.
+    expect(t.runtime.limiter.size).toBe(0);
+    expect(await (await health()).json()).toEqual({ status: "ok", store: "redis", redis: "up" });
+  });
+
+  it("runs the inspector, test requests and resets on Redis", async () => {
+    t = await redisRuntime();
+    t.addPlan("two", [{ operation: "read", count: 2, periodMs: HOUR }]);
+    const { id, key } = t.addCustomer("two");
+    const cookie = await signIn();
+    const send = async () => {
+      const response = await testRequest(
+        adminRequest(`/api/admin/customers/${id}/test-request`, {
+          cookie,
+          body: { operation: "read", cost: 1 },
+        }),
+        idParams(id),
+      );
+      return (await response.json()) as { status: number; decision: { store: string } };
+    };
+    expect(await send()).toMatchObject({ status: 200, decision: { store: "redis" } });
+    expect((await list(key)).status).toBe(200);
+    expect(await send()).toMatchObject({ status: 429, decision: { store: "redis" } });
+
+    const cleared = await reset(
+      adminRequest(`/api/admin/customers/${id}/reset`, { cookie, method: "POST" }),
+      idParams(id),
+    );
+    expect(await cleared.json()).toEqual({ deleted: 1 });
+    expect(await server.client().keys(`${t.prefix}:*`)).toEqual([]);
+    expect((await list(key)).status).toBe(200);
+  });
+
+  it("shares buckets and policy edits between two instances on one database", async () => {
+    t = await redisRuntime();
+    t.addPlan("shared", [{ operation: "read", count: 6, periodMs: HOUR }]);
+    const { id, key } = t.addCustomer("shared");
+    // A second instance: same SQLite file, same Redis and prefix, its own process state.
+    const other: Runtime = createRuntime({
+      databasePath: t.databasePath,
+      clock: t.clock,
+      adminPassword: "test-password",
+      log: { info() {}, warn() {}, error() {} },
+      redis: { url: server.url, prefix: t.prefix, timeoutMs: 150 },
+    });
+    try {
+      await other.ready();
+      const customer = other.policy.snapshot.byId.get(id);
+      if (!customer) throw new Error("the other instance does not know the customer");
+      const decide = (rt: Runtime) =>
+        rt.decisions.decide(
+          {
+            customer: rt.policy.snapshot.byId.get(id) ?? customer,
+            operation: "read",
+            now: t.clock.now(),
+          },
+          1,
+        );
+      // Three here, three there, then both refuse: one set of buckets.
+      for (let i = 0; i < 3; i++) expect((await list(key)).status).toBe(200);
+      for (let i = 0; i < 3; i++) expect((await decide(other)).details.allowed).toBe(true);
+      expect((await decide(other)).details.allowed).toBe(false);
+      expect((await list(key)).status).toBe(429);
+
+      // An edit on this instance reaches the other one through pub/sub.
+      const edited = updatePlan(t.runtime, "admin", t.planId("shared"), {
+        limits: [{ operation: "read", count: 9, periodMs: HOUR }],
+      });
+      expect(edited.ok).toBe(true);
+      await vi.waitFor(
+        () => {
+          const seen = other.policy.snapshot.byId.get(id);
+          expect(seen?.planLimits.read.map((l) => l.count)).toEqual([9]);
+        },
+        { timeout: 1_000, interval: 5 },
+      );
+      // A new limit is a new bucket: nine more over both instances.
+      let admitted = 0;
+      for (let i = 0; i < 6; i++) if ((await list(key)).status === 200) admitted++;
+      for (let i = 0; i < 6; i++) if ((await decide(other)).details.allowed) admitted++;
+      expect(admitted).toBe(9);
+    } finally {
+      other.close();
+    }
+  });
+});
+
+describe("with REDIS_URL: when Redis fails", () => {
+  let t: TestRuntime & { prefix: string };
+  afterEach(async () => {
+    t.cleanup();
+    await server.start().catch(() => undefined);
+  });
+
+  it("fails reads open on the bounded stand-in and writes closed, logs once, then recovers", async () => {
+    t = await redisRuntime();
+    t.addPlan("five", [
+      { operation: "read", count: 5, periodMs: HOUR },
+      { operation: "write", count: 5, periodMs: HOUR },
+    ]);
+    const { key } = t.addCustomer("five");
+    expect((await list(key)).status).toBe(200);
+
+    await server.stop();
+    // Reads go on, but no further than the plan's limit on this instance.
+    expect(await statuses(Array.from({ length: 8 }, () => list(key)))).toEqual({
+      200: 5,
+      429: 3,
+    });
+    const refused = await create(key);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("Retry-After")).toBe("1");
+    expect(await refused.json()).toMatchObject({ title: "Rate limit store unavailable" });
+    expect(await (await health()).json()).toEqual({ status: "ok", store: "redis", redis: "down" });
+    expect(storeErrors(await (await metrics()).text())).toBe(9);
+    const down = t.lines.filter((l) => l.startsWith("Redis unreachable"));
+    expect(down).toHaveLength(1);
+    expect(down[0]).toContain("reads fail open, writes fail closed");
+
+    await server.start();
+    // The client reconnects by itself; wait for a write to get through (503 until then).
+    await vi.waitFor(async () => expect((await create(key)).status).toBe(201), {
+      timeout: 5_000,
+      interval: 50,
+    });
+    expect(t.lines.filter((l) => l.startsWith("Redis answers again"))).toHaveLength(1);
+    // The restarted Redis is empty: the customer has its full limit again, counted in Redis.
+    expect(await statuses(Array.from({ length: 7 }, () => list(key)))).toEqual({
+      200: 5,
+      429: 2,
+    });
+    expect(await (await health()).json()).toMatchObject({ redis: "up" });
+  });
+
+  it("follows the configured policy: reads closed, writes open", async () => {
+    t = await redisRuntime({ reads: "closed", writes: "open" });
+    t.addPlan("four", [{ operation: "write", count: 4, periodMs: HOUR }]);
+    const { key } = t.addCustomer("four");
+    await server.stop();
+    expect((await list(key)).status).toBe(503);
+    expect(await statuses(Array.from({ length: 6 }, () => create(key)))).toEqual({
+      201: 4,
+      429: 2,
+    });
+    expect(t.lines.filter((l) => l.startsWith("Redis unreachable"))).toEqual([
+      expect.stringContaining("reads fail closed, writes fail open"),
+    ]);
+  });
+
+  it("times out a Redis that does not answer, and applies the failure policy", async () => {
+    t = await redisRuntime();
+    const { key } = t.addCustomer("free");
+    const admin = server.client();
+    // Redis stops serving commands for 800 ms: calls time out at 150 ms.
+    await admin.call("CLIENT", "PAUSE", "800", "ALL");
+    const refused = await create(key);
+    expect(refused.status).toBe(503);
+    expect((await list(key)).status).toBe(200);
+    expect(t.lines.filter((l) => l.startsWith("Redis unreachable"))).toEqual([
+      expect.stringContaining("Command timed out"),
+    ]);
+    await admin.call("CLIENT", "UNPAUSE");
+  });
+});
