@@ -9,7 +9,7 @@ const envSchema = z.object({
     .or(z.literal("").transform(() => undefined)),
   REDIS_URL: z
     .string()
-    .url()
+    .regex(/^rediss?:\/\/\S+$/, "REDIS_URL must be a redis:// or rediss:// URL")
     .optional()
     .or(z.literal("").transform(() => undefined)),
   REDIS_PREFIX: z
@@ -31,14 +31,18 @@ export type Env = z.infer<typeof envSchema>;
 
 let cached: Env | undefined;
 
-/** getEnv parses the environment once with zod and throws a readable error when it is invalid. */
-export function getEnv(): Env {
-  if (cached) return cached;
-  const parsed = envSchema.safeParse(process.env);
+/** parseEnv validates an environment and throws an Error naming every bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid environment: ${problems}`);
   }
-  cached = parsed.data;
+  return parsed.data;
+}
+
+/** getEnv parses the process's environment once (see parseEnv). */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
   return cached;
 }

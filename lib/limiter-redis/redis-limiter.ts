@@ -60,10 +60,14 @@ export function bucketKey(prefix: string, key: RedisKey, limit: Limit): string {
   return `${prefix}:{${key}}:${limit.id}`;
 }
 
-/** The glob pattern that matches every bucket of `key` (or, without a key, of the prefix). */
+/**
+ * The glob pattern that matches every bucket of `key` (or, without a key, of the prefix). With
+ * a key it also matches keys that continue it with "}:" (key "a" matches "rk:{a}:x}:1/1" of key
+ * "a}:x"): `forget` filters those out. Without one, the "{" stops prefix "rk" matching "rk:x".
+ */
 function bucketPattern(prefix: string, key?: RedisKey): string {
   const glob = (text: string) => text.replace(/[*?[\]\\]/g, "\\$&");
-  return key === undefined ? `${glob(prefix)}:*` : `${glob(prefix)}:{${glob(String(key))}}:*`;
+  return key === undefined ? `${glob(prefix)}:{*` : `${glob(prefix)}:{${glob(String(key))}}:*`;
 }
 
 /** tokensOf is the whole number of tokens in `available` units (none when it is negative). */
@@ -327,7 +331,13 @@ export class RedisLimiter<I> extends RedisDecider<I> {
    * the key starts again from full buckets.
    */
   forget(key: RedisKey): Promise<number> {
-    return deleteMatching(this.redis, bucketPattern(this.prefix, key));
+    // A bucket of this key has only a limit id after the head: no "}" (that of a longer key).
+    const head = `${this.prefix}:{${key}}:`;
+    return deleteMatching(
+      this.redis,
+      bucketPattern(this.prefix, key),
+      (redisKey) => !redisKey.slice(head.length).includes("}"),
+    );
   }
 
   /** clear deletes every bucket under this limiter's prefix. */
@@ -336,12 +346,17 @@ export class RedisLimiter<I> extends RedisDecider<I> {
   }
 }
 
-async function deleteMatching(redis: Redis, pattern: string): Promise<number> {
+async function deleteMatching(
+  redis: Redis,
+  pattern: string,
+  keep: (key: string) => boolean = () => true,
+): Promise<number> {
   let cursor = "0";
   let deleted = 0;
   do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+    const [next, found] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
     cursor = next;
+    const keys = found.filter(keep);
     if (keys.length > 0) deleted += await redis.del(...keys);
   } while (cursor !== "0");
   return deleted;
