@@ -8,8 +8,14 @@ export interface Metrics {
   storeErrors: Counter<"store">;
 }
 
-/** createMetrics builds a private registry; `bucketCount` is read at each scrape. */
-export function createMetrics(bucketCount: () => number): Metrics {
+/**
+ * createMetrics builds a private registry; `bucketCount` and `storeUp` are read at each scrape
+ * (`storeUp` is 1 while the shared store answers, or always with buckets in memory).
+ */
+export function createMetrics(
+  bucketCount: () => number,
+  storeUp: () => boolean = () => true,
+): Metrics {
   const registry = new Registry();
   const decisions = new Counter({
     name: "ratekeeper_decisions_total",
@@ -19,10 +25,18 @@ export function createMetrics(bucketCount: () => number): Metrics {
   });
   new Gauge({
     name: "ratekeeper_buckets",
-    help: "Buckets held by the limiter.",
+    help: "Buckets held in this instance's memory (with Redis: by the stand-in limiter).",
     registers: [registry],
     collect() {
       this.set(bucketCount());
+    },
+  });
+  new Gauge({
+    name: "ratekeeper_store_up",
+    help: "1 while the bucket store answers (the last call to Redis succeeded), else 0.",
+    registers: [registry],
+    collect() {
+      this.set(storeUp() ? 1 : 0);
     },
   });
   const storeErrors = new Counter({

@@ -80,8 +80,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const policy = new PolicyStore(db, clock);
   const limiter = createPolicyLimiter(clock);
   const loginLimiter = new Limiter((ip: string) => ip, limit(10, "1m"), { clock });
-  const metrics = createMetrics(() => limiter.size);
   let decisions: Decisions = new MemoryDecisions(limiter);
+  const metrics = createMetrics(
+    () => limiter.size,
+    () => decisions.status().redis !== "down",
+  );
   let sync: PolicySync | undefined;
   if (options.redis) {
     const { url, prefix = "rk", timeoutMs = 200 } = options.redis;

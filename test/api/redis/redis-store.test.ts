@@ -197,7 +197,9 @@ describe("with REDIS_URL: when Redis fails", () => {
     expect(refused.headers.get("Retry-After")).toBe("1");
     expect(await refused.json()).toMatchObject({ title: "Rate limit store unavailable" });
     expect(await (await health()).json()).toEqual({ status: "ok", store: "redis", redis: "down" });
-    expect(storeErrors(await (await metrics()).text())).toBe(9);
+    const scrape = await (await metrics()).text();
+    expect(storeErrors(scrape)).toBe(9);
+    expect(scrape).toContain("\nratekeeper_store_up 0\n");
     const down = t.lines.filter((l) => l.startsWith("Redis unreachable"));
     expect(down).toHaveLength(1);
     expect(down[0]).toContain("reads fail open, writes fail closed");
@@ -215,6 +217,7 @@ describe("with REDIS_URL: when Redis fails", () => {
       429: 2,
     });
     expect(await (await health()).json()).toMatchObject({ redis: "up" });
+    expect(await (await metrics()).text()).toContain("\nratekeeper_store_up 1\n");
   });
 
   it("follows the configured policy: reads closed, writes open", async () => {
