@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { api } from "@/lib/client/api";
+import { StoreStatus } from "./store-status";
 
 const LINKS = [
   { href: "/overview", label: "Overview" },
@@ -29,6 +30,7 @@ export function Sidebar() {
         </Link>
       ))}
       <div className="spacer" />
+      <StoreStatus />
       <button
         type="button"
         className="btn ghost"

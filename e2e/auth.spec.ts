@@ -40,3 +40,11 @@ test("a wrong password shows an error at the Password field and stays on /login"
   const unexpected = consoleErrors.filter((e) => !expected.test(e));
   consoleErrors.splice(0, consoleErrors.length, ...unexpected);
 });
+
+test("the sidebar says where the buckets are: in memory without REDIS_URL", async ({
+  page,
+  signIn,
+}) => {
+  await signIn();
+  await expect(page.getByTestId("store-status")).toHaveText("Buckets in memory");
+});

@@ -1,0 +1,30 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import type { StoreStatus as Status } from "@/lib/policy/decisions";
+
+async function fetchHealth(): Promise<Status> {
+  const response = await fetch("/api/health", { cache: "no-store" });
+  if (!response.ok) throw new Error(`health check answered ${response.status}`);
+  return (await response.json()) as Status;
+}
+
+/**
+ * StoreStatus tells the operator where this instance keeps its buckets, and whether Redis
+ * answered its last call: polled every five seconds.
+ */
+export function StoreStatus() {
+  const health = useQuery({ queryKey: ["health"], queryFn: fetchHealth, refetchInterval: 5_000 });
+  if (!health.data) return null;
+  const { store, redis } = health.data;
+  const down = store === "redis" && redis === "down";
+  return (
+    <div className={`store-status${down ? " down" : ""}`} data-testid="store-status">
+      {store === "memory"
+        ? "Buckets in memory"
+        : down
+          ? "Redis unreachable: failure policy in force"
+          : "Buckets in Redis"}
+    </div>
+  );
+}
