@@ -1,0 +1,277 @@
+import { createRequire } from "node:module";
+import os from "node:os";
+import { fmtInt, fmtRatio, median, table } from "./harness";
+import type { MachineAtStart } from "./machine-info";
+import type { Cost, Latency, Throughput } from "./redis-measure";
+import {
+  CONCURRENCY,
+  DENIED_COUNT,
+  HOT_COUNT,
+  IMPL_NAMES,
+  IMPLS,
+  type Impl,
+  LATENCY_CALLS,
+  MANY_KEYS,
+  PERIOD_S,
+  ROUNDS,
+  THROUGHPUT_CALLS,
+  WARMUP_CALLS,
+} from "./redis-parameters";
+import type { RoundTrips } from "./redis-round-trips";
+
+/** packageVersion is an installed package's version, from its package.json. */
+function packageVersion(name: string): string {
+  try {
+    const require = createRequire(import.meta.url);
+    return (require(`${name}/package.json`) as { version: string }).version;
+  } catch {
+    return "unknown";
+  }
+}
+
+/** printHeader prints the title, the machine, the versions, the method and the setup. */
+export function printHeader({ cpus }: MachineAtStart, redisVersion: string, port: number): void {
+  console.log("Ratekeeper Redis limiter benchmark");
+  console.log(
+    `machine: ${os.type()} ${os.release()} ${os.arch()}, ${cpus[0]?.model ?? "unknown CPU"}, ` +
+      `${cpus.length} cores, Node ${process.version} (V8 ${process.versions.v8})`,
+  );
+  console.log(
+    `redis: redis-server ${redisVersion} on 127.0.0.1:${port} (started by the run, no persistence); ` +
+      `ioredis ${packageVersion("ioredis")} (auto-pipelining off), ` +
+      `rate-limiter-flexible ${packageVersion("rate-limiter-flexible")}; ` +
+      "one connection per implementation",
+  );
+  console.log(
+    `method: ${fmtInt(WARMUP_CALLS)} warm-up decisions per implementation and workload, then ` +
+      `${ROUNDS} timed rounds interleaved A B, B A, ...; the tables show the median round ` +
+      "and the range of the per-round ratios. " +
+      `Latency: ${fmtInt(LATENCY_CALLS)} sequential decisions per round (one in flight), each ` +
+      `timed with process.hrtime.bigint(). Throughput: ${fmtInt(THROUGHPUT_CALLS)} decisions per ` +
+      `round with C = ${CONCURRENCY.join(", ")} in flight`,
+  );
+  console.log(
+    `limits: hot ${fmtInt(HOT_COUNT)} per ${PERIOD_S} s (never denies here), denied ` +
+      `${DENIED_COUNT} per ${PERIOD_S} s (drained first). Ratekeeper: RedisLimiter with ` +
+      `limit(count, "${PERIOD_S}s"), allow(key), a token bucket (one EVALSHA). ` +
+      `RateLimiterRedis: points = count, duration = ${PERIOD_S}, consume(key), a fixed window ` +
+      "(one EVALSHA via ioredis defineCommand; in-memory block off, so denials reach Redis too). " +
+      "The algorithms differ: the figures compare the cost of a decision, not its semantics.",
+  );
+  console.log("");
+}
+
+const us = (ns: number) => `${(ns / 1000).toFixed(1)} µs`;
+const perSec = (value: number) => `${fmtInt(Math.round(value))}/s`;
+
+/** medianOf is the median over rounds of one figure. */
+function medianOf<T>(rounds: readonly T[], figure: (round: T) => number): number {
+  return median(rounds.map(figure));
+}
+
+/**
+ * roundRatios is the range (min-max) of the per-round ratios Ratekeeper / RateLimiterRedis of a
+ * figure: each round runs the two back to back, so its ratio is little moved by slow drift.
+ */
+function roundRatios<T>(rk: readonly T[], rlf: readonly T[], figure: (round: T) => number): string {
+  const ratios = rk.map((round, i) => figure(round) / figure(rlf[i] as T));
+  return `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`;
+}
+
+/** LatencyCase is a latency workload's rounds per implementation. */
+export interface LatencyCase {
+  name: string;
+  rounds: Record<Impl, Latency[]>;
+}
+
+/** printLatency prints the latency table: medians over rounds, and ours / theirs. */
+export function printLatency(cases: readonly LatencyCase[]): void {
+  console.log(
+    `Latency per decision, sequential (one in flight), median round of ${ROUNDS}; ratio = ` +
+      "Ratekeeper / RateLimiterRedis (below 1: Ratekeeper is faster):",
+  );
+  const rows: string[][] = [];
+  for (const c of cases) {
+    const figures = (impl: Impl) => {
+      const rounds = c.rounds[impl];
+      return {
+        p50: medianOf(rounds, (r) => r.p50),
+        p99: medianOf(rounds, (r) => r.p99),
+        mean: medianOf(rounds, (r) => r.mean),
+      };
+    };
+    const rk = figures("rk");
+    const rlf = figures("rlf");
+    for (const impl of IMPLS) {
+      const f = impl === "rk" ? rk : rlf;
+      rows.push([
+        `${c.name}, ${IMPL_NAMES[impl]}`,
+        us(f.p50),
+        us(f.p99),
+        us(f.mean),
+        "",
+        "",
+        "",
+        "",
+      ]);
+    }
+    rows.push([
+      `${c.name}, ratio`,
+      "",
+      "",
+      "",
+      fmtRatio(rk.p50 / rlf.p50),
+      fmtRatio(rk.p99 / rlf.p99),
+      fmtRatio(rk.mean / rlf.mean),
+      roundRatios(c.rounds.rk, c.rounds.rlf, (r) => r.p50),
+    ]);
+  }
+  console.log(
+    table(
+      [
+        "workload, implementation",
+        "p50",
+        "p99",
+        "mean",
+        "p50 ratio",
+        "p99 ratio",
+        "mean ratio",
+        "p50 ratio per round",
+      ],
+      rows,
+    ),
+  );
+}
+
+/** ThroughputCase is a throughput workload at one concurrency: its rounds per implementation. */
+export interface ThroughputCase {
+  keys: string;
+  concurrency: number;
+  rounds: Record<Impl, Throughput[]>;
+}
+
+/** printThroughput prints the throughput table: median decisions per second, and ours / theirs. */
+export function printThroughput(cases: readonly ThroughputCase[]): void {
+  console.log(
+    `Throughput, decisions per second with C in flight, median round of ${ROUNDS}; ratio = ` +
+      "Ratekeeper / RateLimiterRedis (above 1: Ratekeeper is faster):",
+  );
+  const rows = cases.map((c) => {
+    const rk = medianOf(c.rounds.rk, (r) => r.perSecond);
+    const rlf = medianOf(c.rounds.rlf, (r) => r.perSecond);
+    return [
+      c.keys,
+      String(c.concurrency),
+      perSec(rk),
+      perSec(rlf),
+      fmtRatio(rk / rlf),
+      roundRatios(c.rounds.rk, c.rounds.rlf, (r) => r.perSecond),
+    ];
+  });
+  console.log(
+    table(["keys", "C", IMPL_NAMES.rk, IMPL_NAMES.rlf, "ratio", "ratio per round"], rows),
+  );
+}
+
+/** printCost prints the CPU per decision, client and server, of every workload's median round. */
+export function printCost(
+  latency: readonly LatencyCase[],
+  throughput: readonly ThroughputCase[],
+): void {
+  console.log(
+    "CPU per decision, median round: this process (Node, ioredis, the limiter) + redis-server " +
+      "(INFO cpu); it leaves out the time other processes held the CPUs. Ratio = Ratekeeper / " +
+      "RateLimiterRedis, totals (below 1: Ratekeeper costs less):",
+  );
+  const workloads: { name: string; rounds: Record<Impl, readonly Cost[]> }[] = [
+    ...latency.map((c) => ({ name: `sequential, ${c.name}`, rounds: c.rounds })),
+    ...throughput.map((c) => ({ name: `C=${c.concurrency}, ${c.keys}`, rounds: c.rounds })),
+  ];
+  const rows = workloads.map(({ name, rounds }) => {
+    const figures = (impl: Impl) => {
+      const client = medianOf(rounds[impl], (r) => r.clientCpu);
+      const server = medianOf(rounds[impl], (r) => r.serverCpu);
+      const total = medianOf(rounds[impl], (r) => r.clientCpu + r.serverCpu);
+      return { client, server, total };
+    };
+    const rk = figures("rk");
+    const rlf = figures("rlf");
+    return [
+      name,
+      `${us(rk.client)} + ${us(rk.server)} = ${us(rk.total)}`,
+      `${us(rlf.client)} + ${us(rlf.server)} = ${us(rlf.total)}`,
+      fmtRatio(rk.total / rlf.total),
+    ];
+  });
+  const heading = (impl: Impl) => `${IMPL_NAMES[impl]}: client + server = total`;
+  console.log(table(["workload", heading("rk"), heading("rlf"), "ratio"], rows));
+}
+
+/** printRoundTrips prints what a decision costs Redis, by INFO commandstats and MONITOR. */
+export function printRoundTrips(counts: readonly RoundTrips[]): void {
+  const calls = counts[0]?.calls ?? 0;
+  console.log(
+    `Round trips: ${fmtInt(calls)} sequential decisions per implementation and path; INFO ` +
+      "commandstats before and after (every command, those a script runs included), and MONITOR " +
+      "to tell the commands the connection sent from those run inside the script; server time is the " +
+      "commandstats time per decision in EVALSHA / EVAL, the script's own commands included:",
+  );
+  const rows = counts.map((c) => {
+    const commands = [...c.perCommand]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, perCall]) => `${name} ${perCall.toFixed(2)}`)
+      .join(", ");
+    return [
+      `${c.path}, ${IMPL_NAMES[c.impl]}`,
+      c.clientCommands.toFixed(2),
+      c.scriptCommands.toFixed(2),
+      c.failed.toFixed(2),
+      `${c.scriptUs.toFixed(1)} µs`,
+      commands,
+      c.clientCommands === 1 && c.failed === 0 ? "yes" : "NO",
+    ];
+  });
+  console.log(
+    table(
+      [
+        "path, implementation",
+        "sent/decision",
+        "in script/decision",
+        "failed",
+        "server time",
+        "commandstats calls per decision",
+        "one round trip",
+      ],
+      rows,
+    ),
+  );
+}
+
+/** printUnexpected prints the decisions that went the wrong way, if any (figures then suspect). */
+export function printUnexpected(failures: readonly string[]): void {
+  if (failures.length === 0) return;
+  console.log("");
+  console.log(`Unexpected decisions (the figures above are suspect): ${failures.length}`);
+  for (const failure of failures) console.log(`  ${failure}`);
+}
+
+/** MANY_KEYS_LABEL is the many-keys workload's heading. */
+export const MANY_KEYS_LABEL = `${fmtInt(MANY_KEYS)} keys, round robin`;
+
+/**
+ * printInterference prints the share of the timed wall time the main thread waited for a CPU
+ * (redis-server and other processes held it), the load averages and the total time.
+ */
+export function printInterference(
+  { started, loadAtStart, cpus }: MachineAtStart,
+  waited: number,
+): void {
+  const load = os.loadavg()[0] ?? 0;
+  console.log("");
+  console.log(
+    `interference: the main thread waited for a CPU ${(waited * 100).toFixed(1)}% of the timed ` +
+      `wall time (redis-server shares the machine); 1-min load average ` +
+      `${loadAtStart.toFixed(2)} at the start, ${load.toFixed(2)} at the end, on ${cpus.length} cores`,
+  );
+  console.log(`total time: ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(1)} s`);
+}
