@@ -20,6 +20,36 @@ export function redactUrl(url: string): string {
 }
 
 /**
+ * timeCommands rejects each command of `client` that has no reply `timeoutMs` after it was sent,
+ * like ioredis's `commandTimeout`, without blaming Redis for this process's own delays. That
+ * option's timer fires in the event loop's timers phase, which runs before the poll phase reads
+ * the replies that arrived while the loop was busy: a burst of requests keeps an instance's loop
+ * busy for longer than 200 ms, so replies Redis sent within a millisecond counted as timeouts, a
+ * "Redis unreachable" incident, and fail-open decisions on the stand-in (over-admitting). Here
+ * an expired timer first lets one poll phase read what has arrived (setImmediate runs after it)
+ * and rejects only when the reply is still missing.
+ */
+function timeCommands(client: Redis, timeoutMs: number): void {
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = (...args: Parameters<Redis["sendCommand"]>) => {
+    const [command] = args;
+    const result = send(...args);
+    let settled = false;
+    const timer = setTimeout(() => {
+      setImmediate(() => {
+        if (!settled) command.reject(new Error("Command timed out"));
+      });
+    }, timeoutMs);
+    const done = () => {
+      settled = true;
+      clearTimeout(timer);
+    };
+    command.promise.then(done, done);
+    return result;
+  };
+}
+
+/**
  * connectRedis opens the command and subscriber connections. Commands fail fast instead of
  * queueing while disconnected (a queued decision would consume tokens long after the request
  * was answered), time out after `timeoutMs`, and are never resent after a reconnect; the
@@ -35,10 +65,10 @@ export function connectRedis(url: string, timeoutMs: number, log: Logger): Redis
   };
   const client = new Redis(url, {
     ...common,
-    commandTimeout: timeoutMs,
     enableOfflineQueue: false,
     connectionName: "ratekeeper",
   });
+  timeCommands(client, timeoutMs);
   // The subscription may wait for the connection: SUBSCRIBE is queued until it is up.
   const subscriber = new Redis(url, {
     ...common,

@@ -72,6 +72,10 @@ export async function startRedisServer(): Promise<RedisServer> {
       );
     });
     child = proc;
+    // A worker that dies before afterAll must not leave a server behind.
+    const killOnExit = () => proc.kill("SIGKILL");
+    process.once("exit", killOnExit);
+    proc.once("exit", () => process.off("exit", killOnExit));
     await Promise.race([waitForPort(port, proc), failed]);
   }
 
