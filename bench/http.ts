@@ -9,6 +9,9 @@
  *     must give exactly K answers 200 and the rest 429, as counted by autocannon and by the
  *     server's own /api/metrics.
  *
+ * With `--redis` (`npm run bench:http -- --redis`) the server keeps its buckets in a redis-server
+ * the benchmark starts on a loopback port, so (a) prices a decision made in Redis.
+ *
  * The customers are created before the server starts, by opening the same SQLite file here
  * (migrating and seeding it as the server would) and storing them with known keys.
  */
@@ -23,6 +26,7 @@ import { insertPlan, type LimitValues } from "../db/queries/plans";
 import { silentLogger } from "../lib/log";
 import { generateApiKey } from "../lib/policy/api-key";
 import { createRuntime } from "../lib/runtime";
+import { type RedisServer, startRedisServer } from "../test/support/redis-server";
 import { buildIfMissing, type NextServer, startNext } from "./next-server";
 
 const WARMUP_SECONDS = 3;
@@ -162,7 +166,11 @@ async function main(): Promise<void> {
   buildIfMissing(root, "/api/bench/items");
   const dir = mkdtempSync(path.join(os.tmpdir(), "ratekeeper-bench-"));
   let server: NextServer | undefined;
-  const stop = () => server?.stop();
+  let redis: RedisServer | undefined;
+  const stop = async () => {
+    await server?.stop();
+    await redis?.close();
+  };
   process.once("SIGINT", () => {
     stop();
     process.exit(130);
@@ -171,13 +179,19 @@ async function main(): Promise<void> {
     const adminPassword = randomBytes(12).toString("base64url");
     const databasePath = path.join(dir, "bench.db");
     const fixture = seed(databasePath, adminPassword);
-    server = await startNext(root, {
+    const env: Record<string, string> = {
       DATABASE_PATH: databasePath,
       ADMIN_PASSWORD: adminPassword,
       RATEKEEPER_BENCH: "1",
-    });
+    };
+    if (process.argv.includes("--redis")) {
+      redis = await startRedisServer();
+      env.REDIS_URL = redis.url;
+    }
+    server = await startNext(root, env);
     const base = server.url;
     console.log(`next start on ${base}, database ${databasePath}`);
+    console.log(`buckets: ${redis ? `in Redis at ${redis.url}` : "in memory"}`);
     console.log(
       `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), ` +
         `${CONNECTIONS} connections, ${RUN_SECONDS} s per run after ${WARMUP_SECONDS} s warmups\n`,
@@ -234,6 +248,14 @@ async function main(): Promise<void> {
         `${isExact ? "EXACT" : "NOT EXACT"}`,
     );
     if (!isExact) process.exitCode = 1;
+    if (redis) {
+      const health = (await (await fetch(`${base}/api/health`)).json()) as { redis?: string };
+      const metrics = await (await fetch(`${base}/api/metrics`)).text();
+      const errors =
+        /^ratekeeper_store_errors_total\{store="redis"\} (\d+)$/m.exec(metrics)?.[1] ?? "0";
+      console.log(`redis: ${health.redis ?? "?"}, store errors during the run: ${errors}`);
+      if (health.redis !== "up" || errors !== "0") process.exitCode = 1;
+    }
   } finally {
     await stop();
     rmSync(dir, { recursive: true, force: true });
