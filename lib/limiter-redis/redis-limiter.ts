@@ -1,6 +1,5 @@
 import type { Redis } from "ioredis";
 import { type Clock, Limit } from "@/lib/limiter";
-import { sleepWithTimer } from "@/lib/limiter/clock";
 import { assertTokens } from "@/lib/limiter/decider";
 import type {
   BucketDetails,
@@ -10,6 +9,7 @@ import type {
   LimitFunc,
   WaitOptions,
 } from "@/lib/limiter/types";
+import { waitUntilAllowed } from "@/lib/limiter/wait";
 import { DECIDE, DECIDE_SHA } from "./script";
 
 /** RedisKey is what a key func of the Redis limiter may return: it becomes part of a Redis key. */
@@ -175,18 +175,7 @@ export abstract class RedisDecider<I> {
    */
   async waitN(input: I, n: number, options?: WaitOptions): Promise<Details> {
     assertTokens(n);
-    const signal = options?.signal;
-    const clock = this.clock;
-    const sleep = clock?.sleep ? clock.sleep.bind(clock) : sleepWithTimer;
-    for (;;) {
-      if (signal?.aborted) throw signal.reason;
-      const details = await this.allowNWithDetails(input, n);
-      if (details.allowed) return details;
-      if (details.retryAfterMs === Number.POSITIVE_INFINITY) {
-        throw new RangeError(`n (${n}) exceeds the count of a limit: waiting would never end`);
-      }
-      await sleep(details.retryAfterMs, signal);
-    }
+    return waitUntilAllowed(() => this.allowNWithDetails(input, n), n, this.clock, options?.signal);
   }
 
   private async decide(

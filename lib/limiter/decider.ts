@@ -1,6 +1,7 @@
 import type { BucketStore } from "./bucket-store";
-import { type Clock, sleepWithTimer } from "./clock";
+import type { Clock } from "./clock";
 import type { BucketDetails, DebugDetails, Details, WaitOptions } from "./types";
+import { waitUntilAllowed } from "./wait";
 
 /**
  * Gathered is a decision's working set: the (bucket store, key) pairs of one input, with the
@@ -151,17 +152,7 @@ export abstract class Decider<I> {
    */
   async waitN(input: I, n: number, options?: WaitOptions): Promise<Details> {
     assertTokens(n);
-    const signal = options?.signal;
-    const sleep = this.clock.sleep ? this.clock.sleep.bind(this.clock) : sleepWithTimer;
-    for (;;) {
-      if (signal?.aborted) throw signal.reason;
-      const details = this.allowNWithDetails(input, n);
-      if (details.allowed) return details;
-      if (details.retryAfterMs === Number.POSITIVE_INFINITY) {
-        throw new RangeError(`n (${n}) exceeds the count of a limit: waiting would never end`);
-      }
-      await sleep(details.retryAfterMs, signal);
-    }
+    return waitUntilAllowed(() => this.allowNWithDetails(input, n), n, this.clock, options?.signal);
   }
 
   private prepare(input: I, now: number): Gathered {
