@@ -2,6 +2,7 @@ export {
   Buckets,
   bucketKey,
   combineRedis,
+  type RedisClient,
   RedisCombinedLimiter,
   RedisDecider,
   type RedisKey,

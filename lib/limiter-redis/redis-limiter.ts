@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import { Cluster, type Redis } from "ioredis";
 import { type Clock, Limit } from "@/lib/limiter";
 import { assertTokens } from "@/lib/limiter/decider";
 import type {
@@ -11,6 +11,12 @@ import type {
 } from "@/lib/limiter/types";
 import { waitUntilAllowed } from "@/lib/limiter/wait";
 import { DECIDE, DECIDE_SHA } from "./script";
+
+/**
+ * RedisClient is the connection the limiter runs its script on: one Redis server (or a primary
+ * with replicas), or a Redis Cluster.
+ */
+export type RedisClient = Redis | Cluster;
 
 /** RedisKey is what a key func of the Redis limiter may return: it becomes part of a Redis key. */
 export type RedisKey = string | number;
@@ -96,7 +102,7 @@ function retryOf(need: number, scale: number): number {
  */
 export abstract class RedisDecider<I> {
   /** redis is the client the script runs on. */
-  abstract readonly redis: Redis;
+  abstract readonly redis: RedisClient;
   /** clock is the injected clock, if any; without one the Redis server's clock decides. */
   abstract readonly clock: Clock | undefined;
 
@@ -239,7 +245,7 @@ export abstract class RedisDecider<I> {
 
 /** runScript runs DECIDE by its SHA, loading it once when the server does not know it yet. */
 async function runScript(
-  redis: Redis,
+  redis: RedisClient,
   keys: string[],
   args: (string | number)[],
 ): Promise<unknown> {
@@ -257,7 +263,7 @@ async function runScript(
  * the in-memory limiter's, decided at the Redis server's time.
  */
 export class RedisLimiter<I> extends RedisDecider<I> {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly clock: Clock | undefined;
   readonly prefix: string;
   private readonly keyFunc: KeyFunc<I, RedisKey>;
@@ -265,7 +271,7 @@ export class RedisLimiter<I> extends RedisDecider<I> {
   private readonly limitFuncs: LimitFunc<I>[];
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     keyFunc: KeyFunc<I, RedisKey>,
     limitsAndLimitFuncs: Limit | LimitFunc<I> | ReadonlyArray<Limit | LimitFunc<I>> = [],
     options: RedisLimiterOptions = {},
@@ -335,19 +341,31 @@ export class RedisLimiter<I> extends RedisDecider<I> {
   }
 }
 
+/**
+ * deleteMatching deletes the keys that match `pattern` (and pass `keep`) and returns how many it
+ * deleted. On a Cluster it scans every primary and deletes key by key, since one DEL may name
+ * keys of one slot only.
+ */
 async function deleteMatching(
-  redis: Redis,
+  redis: RedisClient,
   pattern: string,
   keep: (key: string) => boolean = () => true,
 ): Promise<number> {
-  let cursor = "0";
+  const nodes = redis instanceof Cluster ? redis.nodes("master") : [redis];
   let deleted = 0;
-  do {
-    const [next, found] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
-    cursor = next;
-    const keys = found.filter(keep);
-    if (keys.length > 0) deleted += await redis.del(...keys);
-  } while (cursor !== "0");
+  for (const node of nodes) {
+    let cursor = "0";
+    do {
+      const [next, found] = await node.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+      cursor = next;
+      const keys = found.filter(keep);
+      if (redis instanceof Cluster) {
+        for (const key of keys) deleted += await node.del(key);
+      } else if (keys.length > 0) {
+        deleted += await node.del(...keys);
+      }
+    } while (cursor !== "0");
+  }
   return deleted;
 }
 
@@ -356,11 +374,11 @@ async function deleteMatching(
  * decision across all of them, in one script.
  */
 export class RedisCombinedLimiter<I> extends RedisDecider<I> {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly clock: Clock | undefined;
   private readonly limiters: readonly RedisLimiter<I>[];
 
-  constructor(redis: Redis, limiters: readonly RedisLimiter<I>[]) {
+  constructor(redis: RedisClient, limiters: readonly RedisLimiter<I>[]) {
     super();
     this.limiters = [...new Set(limiters)];
     if (this.limiters.some((l) => l.redis !== redis)) {

@@ -53,7 +53,7 @@ async function waitForPort(port: number, child: ChildProcess): Promise<void> {
  * startRedisServer runs Debian's redis-server (or REDIS_SERVER_PATH) on a free loopback port.
  * It fails, never skips, when the binary is missing: `.ci/run` installs it.
  */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(extraArgs: string[] = []): Promise<RedisServer> {
   const port = await freePort();
   const clients: Redis[] = [];
   let child: ChildProcess | undefined;
@@ -63,7 +63,17 @@ export async function startRedisServer(): Promise<RedisServer> {
     if (child && child.exitCode === null) return;
     const proc = spawn(
       REDIS_SERVER,
-      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        ...extraArgs,
+      ],
       { stdio: "ignore" },
     );
     const failed = new Promise<never>((_, reject) => {
