@@ -39,7 +39,16 @@ export interface RedisDecisionsOptions {
   metrics: Metrics;
   /** retryAfterMs is what a fail-closed refusal tells the client to wait (1 s by default). */
   retryAfterMs?: number;
+  /**
+   * probeIntervalMs: while Redis fails, one call at a time tries it, at most once in this long
+   * (250 ms by default); the others take the failure policy at once instead of each waiting
+   * for a timeout.
+   */
+  probeIntervalMs?: number;
 }
+
+/** Attempt is the outcome of a call to Redis: its value, or nothing when it failed or was skipped. */
+type Attempt<T> = { ok: true; value: T } | { ok: false };
 
 /**
  * RedisDecisions decides on buckets in Redis, shared by every instance. When a call to Redis
@@ -47,8 +56,10 @@ export interface RedisDecisionsOptions {
  * failure policy: fail open decides on this instance's in-memory stand-in limiter, so the
  * customer still gets at most its plan's limits per instance; fail closed refuses. Each failed
  * call counts in `ratekeeper_store_errors_total{store="redis"}`; the log says once when an
- * incident starts and once when it ends. Every call tries Redis, so decisions return to it as
- * soon as it answers again.
+ * incident starts and once when it ends. During an incident one call at a time probes Redis,
+ * at most once per `probeIntervalMs`, so a Redis that hangs costs one timeout per interval rather
+ * than one per request; the first probe that succeeds ends the incident and decisions return to
+ * Redis with no restart.
  */
 export class RedisDecisions implements Decisions {
   private readonly remote: RedisLimiter<RequestInput>;
@@ -59,8 +70,12 @@ export class RedisDecisions implements Decisions {
   private readonly metrics: Metrics;
   private readonly retryAfterMs: number;
   private readonly appClock: Clock;
+  private readonly probeIntervalMs: number;
   /** incident counts the failed calls since Redis last answered (null: Redis is up). */
   private incident: { since: number; failures: number } | null = null;
+  /** During an incident: whether a probe is in flight, and when the next one may start. */
+  private probing = false;
+  private nextProbeAt = 0;
 
   constructor(options: RedisDecisionsOptions) {
     this.redis = options.redis;
@@ -74,33 +89,22 @@ export class RedisDecisions implements Decisions {
     this.log = options.log;
     this.metrics = options.metrics;
     this.retryAfterMs = options.retryAfterMs ?? 1_000;
+    this.probeIntervalMs = options.probeIntervalMs ?? 250;
   }
 
   async decide(input: RequestInput, n: number): Promise<Decision> {
-    let details: DebugDetails;
-    try {
-      details = await this.remote.allowNWithDebug(input, n);
-    } catch (error) {
-      this.failed(error, input.now);
-      if (this.failure[input.operation] === "closed") {
-        return unavailable(input, n, this.retryAfterMs);
-      }
-      return { details: this.standIn.allowNWithDebug(input, n), source: "stand-in" };
+    const attempt = await this.attempt(() => this.remote.allowNWithDebug(input, n), input.now);
+    if (attempt.ok) return { details: attempt.value, source: "redis" };
+    if (this.failure[input.operation] === "closed") {
+      return unavailable(input, n, this.retryAfterMs);
     }
-    this.answered(input.now);
-    return { details, source: "redis" };
+    return { details: this.standIn.allowNWithDebug(input, n), source: "stand-in" };
   }
 
   async peek(input: RequestInput): Promise<Decision> {
-    let details: DebugDetails;
-    try {
-      details = await this.remote.peekWithDebug(input);
-    } catch (error) {
-      this.failed(error, input.now);
-      return { details: this.standIn.peekWithDebug(input), source: "stand-in" };
-    }
-    this.answered(input.now);
-    return { details, source: "redis" };
+    const attempt = await this.attempt(() => this.remote.peekWithDebug(input), input.now);
+    if (attempt.ok) return { details: attempt.value, source: "redis" };
+    return { details: this.standIn.peekWithDebug(input), source: "stand-in" };
   }
 
   /** forget deletes the customer's buckets in Redis and in the stand-in; it throws when Redis does. */
@@ -129,6 +133,30 @@ export class RedisDecisions implements Decisions {
 
   async close(): Promise<void> {
     this.redis.disconnect();
+  }
+
+  /**
+   * attempt calls Redis, unless an incident is on and this call is not its probe: then it skips
+   * Redis and reports a failure at once.
+   */
+  private async attempt(
+    call: () => Promise<DebugDetails>,
+    now: number,
+  ): Promise<Attempt<DebugDetails>> {
+    const probe = this.incident !== null;
+    if (probe && (this.probing || now < this.nextProbeAt)) return { ok: false };
+    if (probe) this.probing = true;
+    try {
+      const value = await call();
+      this.answered(now);
+      return { ok: true, value };
+    } catch (error) {
+      this.failed(error, now);
+      this.nextProbeAt = now + this.probeIntervalMs;
+      return { ok: false };
+    } finally {
+      if (probe) this.probing = false;
+    }
   }
 
   private failed(error: unknown, now: number): void {
