@@ -46,6 +46,8 @@ export class PolicySync {
     });
     this.subscribed = subscriber.subscribe(channel).then(
       () => {
+        // Edits made between this instance's start and its subscription sent notices it missed.
+        if (!this.subscribedOnce) this.reload("subscribing to policy changes");
         this.subscribedOnce = true;
       },
       (error: unknown) => log.warn(`Could not subscribe to ${channel}: ${String(error)}`),
