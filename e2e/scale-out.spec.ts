@@ -4,7 +4,7 @@ import path from "node:path";
 import { type APIRequestContext, expect, request, test } from "@playwright/test";
 import { E2E_ADMIN_PASSWORD } from "../playwright.config";
 import { type RedisServer, startRedisServer } from "../test/support/redis-server";
-import { unique } from "./fixtures";
+import { screenshotPath, unique } from "./fixtures";
 import { type Instance, startInstance, tail } from "./support/instances";
 
 /**
@@ -259,7 +259,9 @@ test.describe("two instances on one Redis", () => {
     expect(ofPlan.map((e) => e.action).sort()).toEqual(["plan.create", "plan.update"]);
   });
 
-  test("Redis stopped: reads open per instance, writes closed; restarted: shared again", async () => {
+  test("Redis stopped: reads open per instance, writes closed; restarted: shared again", async ({
+    page,
+  }) => {
     const server = redis as RedisServer;
     const during = await createCustomer(a, (await createPlan(a, K)).id, b);
     for (const api of [a, b]) expect(api.instance.count(UNREACHABLE), api.name).toBe(0);
@@ -306,6 +308,18 @@ test.describe("two instances on one Redis", () => {
       expect(api.instance.count(ANSWERS_AGAIN)).toBe(0);
     }
 
+    // The dashboard says so: the sidebar, and the inspector's banner over the stand-in's buckets.
+    await page.goto(`${a.instance.baseURL}/login`);
+    await page.getByLabel("Password").fill(E2E_ADMIN_PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/overview$/);
+    const storeStatus = page.getByTestId("store-status");
+    await expect(storeStatus).toHaveText("Redis unreachable: failure policy in force");
+    await page.goto(`${a.instance.baseURL}/customers/${during.id}`);
+    await expect(page.getByTestId("store-down")).toContainText("Redis is unreachable");
+    await expect(page.getByTestId("remaining-read-0")).toHaveText("0");
+    await page.screenshot({ path: screenshotPath("redis-down.png") });
+
     // Redis back, empty, on the same port: each instance reconnects by itself.
     await server.start();
     for (const api of [a, b]) {
@@ -321,6 +335,10 @@ test.describe("two instances on one Redis", () => {
       expect(await health(api)).toEqual({ status: "ok", store: "redis", redis: "up" });
       expect((await metrics(api)).up, `ratekeeper_store_up on ${api.name}`).toBe(1);
     }
+    // The page sees it too, with no reload: the banner goes, the sidebar turns back.
+    await expect(page.getByTestId("store-down")).toHaveCount(0);
+    await expect(storeStatus).toHaveText("Buckets in Redis", { timeout: 10_000 });
+
     // Both listen for policy changes again before the next edit.
     const probe = server.client();
     await expect
