@@ -1,4 +1,4 @@
-import type { Operation } from "@/db/schema/operations";
+import { OPERATIONS } from "@/db/schema/operations";
 import type { DebugDetails, Limiter } from "@/lib/limiter";
 import type { RequestInput } from "./decision";
 import { bucketKey } from "./snapshot";
@@ -59,9 +59,8 @@ export function unavailable(input: RequestInput, n: number, retryAfterMs: number
 
 /** forgetCustomer deletes both operations' buckets of a customer from an in-memory limiter. */
 export function forgetCustomer(limiter: Limiter<RequestInput, string>, customerId: number): number {
-  const operations: Operation[] = ["read", "write"];
   let deleted = 0;
-  for (const operation of operations) deleted += limiter.forget(bucketKey(customerId, operation));
+  for (const operation of OPERATIONS) deleted += limiter.forget(bucketKey(customerId, operation));
   return deleted;
 }
 

@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { Operation } from "@/db/schema/operations";
+import { OPERATIONS, type Operation } from "@/db/schema/operations";
 import type { Clock, DebugDetails, Limiter } from "@/lib/limiter";
 import { RedisLimiter } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
@@ -47,9 +47,6 @@ export interface RedisDecisionsOptions {
   probeIntervalMs?: number;
 }
 
-/** Attempt is the outcome of a call to Redis: its value, or nothing when it failed or was skipped. */
-type Attempt<T> = { ok: true; value: T } | { ok: false };
-
 /**
  * RedisDecisions decides on buckets in Redis, shared by every instance. When a call to Redis
  * fails (unreachable, or slower than the client's command timeout) the operation follows the
@@ -93,8 +90,8 @@ export class RedisDecisions implements Decisions {
   }
 
   async decide(input: RequestInput, n: number): Promise<Decision> {
-    const attempt = await this.attempt(() => this.remote.allowNWithDebug(input, n), input.now);
-    if (attempt.ok) return { details: attempt.value, source: "redis" };
+    const details = await this.attempt(() => this.remote.allowNWithDebug(input, n), input.now);
+    if (details) return { details, source: "redis" };
     if (this.failure[input.operation] === "closed") {
       return unavailable(input, n, this.retryAfterMs);
     }
@@ -102,8 +99,8 @@ export class RedisDecisions implements Decisions {
   }
 
   async peek(input: RequestInput): Promise<Decision> {
-    const attempt = await this.attempt(() => this.remote.peekWithDebug(input), input.now);
-    if (attempt.ok) return { details: attempt.value, source: "redis" };
+    const details = await this.attempt(() => this.remote.peekWithDebug(input), input.now);
+    if (details) return { details, source: "redis" };
     return { details: this.standIn.peekWithDebug(input), source: "stand-in" };
   }
 
@@ -111,7 +108,7 @@ export class RedisDecisions implements Decisions {
   async forget(customerId: number): Promise<number> {
     const local = forgetCustomer(this.standIn, customerId);
     let remote = 0;
-    for (const operation of ["read", "write"] as const) {
+    for (const operation of OPERATIONS) {
       try {
         remote += await this.remote.forget(bucketKey(customerId, operation));
       } catch (error) {
@@ -136,24 +133,24 @@ export class RedisDecisions implements Decisions {
   }
 
   /**
-   * attempt calls Redis, unless an incident is on and this call is not its probe: then it skips
-   * Redis and reports a failure at once.
+   * attempt returns Redis's answer, or nothing when the call failed or was skipped: during an
+   * incident, a call that is not the probe skips Redis.
    */
   private async attempt(
     call: () => Promise<DebugDetails>,
     now: number,
-  ): Promise<Attempt<DebugDetails>> {
+  ): Promise<DebugDetails | undefined> {
     const probe = this.incident !== null;
-    if (probe && (this.probing || now < this.nextProbeAt)) return { ok: false };
+    if (probe && (this.probing || now < this.nextProbeAt)) return undefined;
     if (probe) this.probing = true;
     try {
-      const value = await call();
+      const details = await call();
       this.answered(now);
-      return { ok: true, value };
+      return details;
     } catch (error) {
       this.failed(error, now);
       this.nextProbeAt = now + this.probeIntervalMs;
-      return { ok: false };
+      return undefined;
     } finally {
       if (probe) this.probing = false;
     }
