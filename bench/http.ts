@@ -22,10 +22,11 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { insertCustomer } from "../db/queries/customers";
 import { insertItems } from "../db/queries/items";
-import { insertPlan, type LimitValues } from "../db/queries/plans";
+import { insertPlan } from "../db/queries/plans";
 import { silentLogger } from "../lib/log";
 import { generateApiKey } from "../lib/policy/api-key";
 import { createRuntime } from "../lib/runtime";
+import type { LimitRow } from "../lib/vocabulary";
 import { type RedisServer, startRedisServer } from "../test/support/redis-server";
 import { buildIfMissing, type NextServer, startNext } from "./next-server";
 
@@ -55,7 +56,7 @@ function seed(databasePath: string, adminPassword: string): Fixture {
   const runtime = createRuntime({ databasePath, adminPassword, log: silentLogger });
   try {
     const now = Date.now();
-    const customer = (slug: string, limits: LimitValues[]) => {
+    const customer = (slug: string, limits: LimitRow[]) => {
       const plan = insertPlan(runtime.db, { slug, name: slug, description: "bench", limits }, now);
       const apiKey = generateApiKey();
       const id = insertCustomer(

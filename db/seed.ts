@@ -1,11 +1,12 @@
+import type { LimitRow } from "../lib/vocabulary";
 import type { Tx } from "./client";
 import { insertCustomer } from "./queries/customers";
-import { insertPlan, type LimitValues } from "./queries/plans";
+import { insertPlan } from "./queries/plans";
 
 const SECOND = 1_000;
 const MINUTE = 60_000;
 
-function limits(read: [number, number][], write: [number, number][]): LimitValues[] {
+function limits(read: [number, number][], write: [number, number][]): LimitRow[] {
   return [
     ...read.map(([count, periodMs]) => ({ operation: "read" as const, count, periodMs })),
     ...write.map(([count, periodMs]) => ({ operation: "write" as const, count, periodMs })),

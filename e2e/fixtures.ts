@@ -1,9 +1,10 @@
 import { type APIRequestContext, test as base, expect } from "@playwright/test";
+import type { Operation } from "../lib/vocabulary";
 import { E2E_ADMIN_PASSWORD } from "../playwright.config";
 
 /** LimitInput is a limit row as the admin API takes it. */
 export interface LimitInput {
-  operation: "read" | "write";
+  operation: Operation;
   count: number;
   periodMs: number;
 }

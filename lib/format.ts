@@ -1,4 +1,5 @@
 import { formatPeriod } from "@/lib/limiter";
+import type { LimitShape } from "@/lib/vocabulary";
 
 const UNIT_WORDS: Record<string, [string, string]> = {
   ms: ["millisecond", "milliseconds"],
@@ -18,12 +19,12 @@ export function describePeriod(periodMs: number): string {
 }
 
 /** describeLimit writes one limit in words: "10 per second", "500 per 5 minutes". */
-export function describeLimit(limit: { count: number; periodMs: number }): string {
+export function describeLimit(limit: LimitShape): string {
   return `${limit.count.toLocaleString("en-US")} per ${describePeriod(limit.periodMs)}`;
 }
 
 /** describeLimits writes limits in words, shortest period first: "10 per second, 500 per minute". */
-export function describeLimits(limits: readonly { count: number; periodMs: number }[]): string {
+export function describeLimits(limits: readonly LimitShape[]): string {
   if (limits.length === 0) return "unlimited";
   return [...limits]
     .sort((a, b) => a.periodMs - b.periodMs || a.count - b.count)

@@ -1,7 +1,8 @@
 import { formatCount } from "@/components/charts/number-format";
 import { RemainingChart } from "@/components/charts/remaining-chart";
-import type { DecisionView, Operation } from "@/lib/client/types";
+import type { DecisionView } from "@/lib/client/types";
 import { describeLimit } from "@/lib/format";
+import type { Operation } from "@/lib/vocabulary";
 import { formatWait } from "./format";
 import type { RemainingSample } from "./history";
 import styles from "./inspector.module.css";

@@ -1,5 +1,6 @@
 import { appendSample, type SampleWindowBounds } from "@/components/charts/sample-window";
-import type { InspectResponse, Operation } from "@/lib/client/types";
+import type { InspectResponse } from "@/lib/client/types";
+import type { LimitShape, Operation } from "@/lib/vocabulary";
 
 /** RemainingSample is one peek at a bucket: `remaining` tokens at server time `t` (ms). */
 export interface RemainingSample {
@@ -26,11 +27,7 @@ export const emptyHistory: InspectorHistory = { now: 0, series: {} };
  * seriesKey names the series of one bucket: its operation, position and limit. A changed limit
  * (a plan edit, an override set or lapsed) is a different key, so its samples start afresh.
  */
-export function seriesKey(
-  operation: Operation,
-  index: number,
-  limit: { count: number; periodMs: number },
-): string {
+export function seriesKey(operation: Operation, index: number, limit: LimitShape): string {
   return `${operation}:${index}:${limit.count}/${limit.periodMs}`;
 }
 

@@ -5,12 +5,8 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { ErrorNote, Loading, PageHeader } from "@/components/ui/states";
 import { api } from "@/lib/client/api";
-import type {
-  CustomerResponse,
-  InspectResponse,
-  Operation,
-  PlansResponse,
-} from "@/lib/client/types";
+import type { CustomerResponse, InspectResponse, PlansResponse } from "@/lib/client/types";
+import { OPERATIONS } from "@/lib/vocabulary";
 import { emptyHistory, type InspectorHistory, recordInspection } from "./history";
 import styles from "./inspector.module.css";
 import { OperationPanel } from "./operation-panel";
@@ -19,7 +15,6 @@ import { ResetBucketsButton } from "./reset-buckets-button";
 import { TestRequestPanel } from "./test-request-panel";
 import { TrafficPanel } from "./traffic-panel";
 
-const OPERATIONS: Operation[] = ["read", "write"];
 const WINDOWS = [
   { ms: 60_000, label: "1 minute" },
   { ms: 120_000, label: "2 minutes" },

@@ -1,4 +1,5 @@
-import type { DecisionView, Operation } from "@/lib/client/types";
+import type { DecisionView } from "@/lib/client/types";
+import type { Operation } from "@/lib/vocabulary";
 import { BucketPanel } from "./bucket-panel";
 import { type InspectorHistory, seriesKey } from "./history";
 import styles from "./inspector.module.css";

@@ -7,6 +7,7 @@ import {
 } from "@/components/ui/limit-draft";
 import type { OverrideView } from "@/lib/client/types";
 import { type OverrideInput, overrideSchema } from "@/lib/schemas/customer.schema";
+import type { LimitShape } from "@/lib/vocabulary";
 
 /** EXPIRY_UNITS are the units an "expires in" amount is typed in. */
 export const EXPIRY_UNITS = [
@@ -47,7 +48,7 @@ export function toDatetimeLocal(ms: number): string {
  */
 export function draftOfOverride(
   override: OverrideView | undefined,
-  fallbackLimits: readonly { count: number; periodMs: number }[],
+  fallbackLimits: readonly LimitShape[],
 ): OverrideDraft {
   const limits = override?.limits ?? fallbackLimits;
   const expiresAt = override?.expiresAt ?? null;

@@ -9,9 +9,10 @@ import { ADD_BLANK_LIMIT, LimitRows } from "@/components/ui/limit-rows";
 import { ErrorNote } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { ApiError, api } from "@/lib/client/api";
-import type { CustomerResponse, Operation, OverrideView } from "@/lib/client/types";
+import type { CustomerResponse, OverrideView } from "@/lib/client/types";
 import { describeLimits } from "@/lib/format";
 import type { OverrideInput } from "@/lib/schemas/customer.schema";
+import type { LimitShape, Operation } from "@/lib/vocabulary";
 import styles from "./inspector.module.css";
 import { OPERATION_TITLES } from "./operation-panel";
 import {
@@ -23,7 +24,7 @@ import {
   overrideOfDraft,
 } from "./override-draft";
 
-type Limits = readonly { count: number; periodMs: number }[];
+type Limits = readonly LimitShape[];
 
 function OverrideStatus({
   override,

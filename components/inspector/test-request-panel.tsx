@@ -7,8 +7,9 @@ import { Field } from "@/components/ui/field";
 import { errorsByPath, firstErrors } from "@/components/ui/field-errors";
 import { ErrorNote } from "@/components/ui/states";
 import { ApiError, api } from "@/lib/client/api";
-import type { Operation, TestRequestResponse } from "@/lib/client/types";
+import type { TestRequestResponse } from "@/lib/client/types";
 import { testRequestSchema } from "@/lib/schemas/customer.schema";
+import type { Operation } from "@/lib/vocabulary";
 import { formatWait } from "./format";
 import styles from "./inspector.module.css";
 

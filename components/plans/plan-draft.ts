@@ -5,7 +5,7 @@ import {
   type OperationLimitDraft,
   periodMsOf,
 } from "@/components/ui/limit-draft";
-import type { Operation, PlanWithLimits } from "@/lib/client/types";
+import type { PlanWithLimits } from "@/lib/client/types";
 import { type FieldErrors, fieldErrorsOf } from "@/lib/http";
 import {
   type PlanCreate,
@@ -13,6 +13,7 @@ import {
   planCreateSchema,
   planUpdateSchema,
 } from "@/lib/schemas/plan.schema";
+import type { LimitShape, Operation } from "@/lib/vocabulary";
 
 /** PlanDraft is the plan editor's state, before validation. */
 export interface PlanDraft {
@@ -126,10 +127,7 @@ export function sameDraft(a: PlanDraft, b: PlanDraft): boolean {
 }
 
 /** validLimitsOf is a draft's valid rows of one operation, for the "in words" preview. */
-export function validLimitsOf(
-  draft: PlanDraft,
-  operation: Operation,
-): { count: number; periodMs: number }[] {
+export function validLimitsOf(draft: PlanDraft, operation: Operation): LimitShape[] {
   return toBody(draft).limits.flatMap((l) =>
     l.operation === operation &&
     l.count !== undefined &&

@@ -4,8 +4,9 @@ import { Field } from "@/components/ui/field";
 import type { DraftErrors } from "@/components/ui/field-errors";
 import type { LimitDraft } from "@/components/ui/limit-draft";
 import { ADD_BLANK_LIMIT, LimitRows } from "@/components/ui/limit-rows";
-import type { Operation, PlanListItem } from "@/lib/client/types";
+import type { PlanListItem } from "@/lib/client/types";
 import { describeLimits } from "@/lib/format";
+import { OPERATIONS, type Operation } from "@/lib/vocabulary";
 import styles from "./simulator.module.css";
 
 /** planSourceValue names a plan's limits for one operation in the source picker: "3:read". */
@@ -53,7 +54,7 @@ export function LimitsCard({
             <option value="custom">Custom limits</option>
             {plans.map((plan) => (
               <optgroup key={plan.id} label={plan.name}>
-                {(["read", "write"] as const).map((operation) => (
+                {OPERATIONS.map((operation) => (
                   <option key={operation} value={planSourceValue(plan.id, operation)}>
                     {plan.name}: {operation}s (
                     {describeLimits(plan.limits.filter((l) => l.operation === operation))})

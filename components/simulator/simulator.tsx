@@ -9,6 +9,7 @@ import { api } from "@/lib/client/api";
 import type { PlansResponse } from "@/lib/client/types";
 import { type SimulationResult, simulate } from "@/lib/simulator/simulate";
 import type { SimulationInput } from "@/lib/simulator/simulation.schema";
+import { OPERATIONS } from "@/lib/vocabulary";
 import { LimitsCard, planSourceValue } from "./limits-card";
 import { PatternCard } from "./pattern-card";
 import { defaultPatternDraft, type PatternDraft, simulationOfDraft } from "./pattern-draft";
@@ -31,7 +32,7 @@ export function Simulator() {
   const planList = plans.data?.plans ?? [];
   const sourceRows = (value: string): LimitDraft[] | undefined => {
     for (const plan of planList) {
-      for (const operation of ["read", "write"] as const) {
+      for (const operation of OPERATIONS) {
         if (planSourceValue(plan.id, operation) === value) {
           return plan.limits.filter((l) => l.operation === operation).map(draftOfLimit);
         }

@@ -1,5 +1,5 @@
-import type { Operation } from "@/lib/client/types";
 import { PERIOD_UNITS, splitPeriod } from "@/lib/format";
+import type { LimitShape, Operation } from "@/lib/vocabulary";
 
 /** PeriodUnit is a unit a limit's period is edited in ("ms", "s", "m", "h", "d"). */
 export type PeriodUnit = (typeof PERIOD_UNITS)[number]["unit"];
@@ -39,7 +39,7 @@ export function blankDraft(): LimitDraft {
 }
 
 /** draftOfLimit writes a limit as a row in the largest unit that divides its period. */
-export function draftOfLimit(limit: { count: number; periodMs: number }): LimitDraft {
+export function draftOfLimit(limit: LimitShape): LimitDraft {
   const { amount, unit } = splitPeriod(limit.periodMs);
   return { count: String(limit.count), amount: String(amount), unit };
 }
@@ -64,7 +64,7 @@ export function periodMsOf(amount: number | undefined, unit: PeriodUnit): number
  * limitOfDraft reads a row as numbers for validation: count, and period in ms (periodMsOf).
  * Blanks and non-numbers become NaN, which the schemas refuse ("Count must be a number").
  */
-export function limitOfDraft(draft: LimitDraft): { count: number; periodMs: number } {
+export function limitOfDraft(draft: LimitDraft): LimitShape {
   return {
     count: numberOf(draft.count) ?? Number.NaN,
     periodMs: periodMsOf(numberOf(draft.amount), draft.unit) ?? Number.NaN,

@@ -1,9 +1,9 @@
 "use client";
 
 import { type ReactNode, useId } from "react";
-import type { Operation } from "@/lib/client/types";
 import { PERIOD_UNITS } from "@/lib/format";
 import { MAX_COUNT } from "@/lib/schemas/limit.schema";
+import type { Operation } from "@/lib/vocabulary";
 import type { DraftErrors } from "./field-errors";
 import { blankDraft, type LimitDraft, type PeriodUnit } from "./limit-draft";
 import styles from "./limit-rows.module.css";

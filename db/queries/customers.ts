@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
+import type { CustomerStatus, LimitShape, Operation } from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import { customers, limitOverrides, plans } from "../schema";
-import type { Operation } from "../schema/operations";
 
 /** CustomerRow is a stored customer (the key hash stays in the database layer's callers). */
 export type CustomerRow = typeof customers.$inferSelect;
@@ -16,7 +16,7 @@ export interface CustomerView {
   planId: number;
   planSlug: string;
   planName: string;
-  status: "active" | "suspended";
+  status: CustomerStatus;
   apiKeyPrefix: string;
   createdAt: number;
   updatedAt: number;
@@ -105,7 +105,7 @@ export function replaceOverride(
   tx: Tx,
   customerId: number,
   operation: Operation,
-  limits: { count: number; periodMs: number }[],
+  limits: LimitShape[],
   expiresAt: number | null,
   now: number,
 ): void {

@@ -1,14 +1,7 @@
 import { asc, count, eq } from "drizzle-orm";
+import type { LimitRow } from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import { customers, planLimits, plans } from "../schema";
-import type { Operation } from "../schema/operations";
-
-/** LimitValues is one limit row without its owner. */
-export interface LimitValues {
-  operation: Operation;
-  count: number;
-  periodMs: number;
-}
 
 /** PlanWithLimits is a plan and its limits, ordered by operation then period. */
 export interface PlanWithLimits {
@@ -18,10 +11,10 @@ export interface PlanWithLimits {
   description: string;
   createdAt: number;
   updatedAt: number;
-  limits: LimitValues[];
+  limits: LimitRow[];
 }
 
-function sortLimits(limits: LimitValues[]): LimitValues[] {
+function sortLimits(limits: LimitRow[]): LimitRow[] {
   return limits.sort(
     (a, b) =>
       a.operation.localeCompare(b.operation) || a.periodMs - b.periodMs || a.count - b.count,
@@ -67,7 +60,7 @@ export function getPlanBySlug(tx: Tx, slug: string): PlanWithLimits | undefined 
 /** insertPlan creates a plan with its limits and returns it. */
 export function insertPlan(
   tx: Tx,
-  values: { slug: string; name: string; description: string; limits: LimitValues[] },
+  values: { slug: string; name: string; description: string; limits: LimitRow[] },
   now: number,
 ): PlanWithLimits {
   const plan = tx
@@ -99,7 +92,7 @@ export function updatePlanRow(
 }
 
 /** replacePlanLimits replaces all of a plan's limits. */
-export function replacePlanLimits(tx: Tx, planId: number, limits: LimitValues[]): void {
+export function replacePlanLimits(tx: Tx, planId: number, limits: LimitRow[]): void {
   tx.delete(planLimits).where(eq(planLimits.planId, planId)).run();
   if (limits.length > 0) {
     tx.insert(planLimits)

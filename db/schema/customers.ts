@@ -1,9 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { CUSTOMER_STATUSES } from "./customer-statuses";
+import { CUSTOMER_STATUSES } from "../../lib/vocabulary";
 import { plans } from "./plans";
-
-export { CUSTOMER_STATUSES };
 
 /** customers call the API with a key; only its SHA-256 hash and a short prefix are stored. */
 export const customers = sqliteTable(

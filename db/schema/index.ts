@@ -2,7 +2,6 @@ export * from "./audit-log";
 export * from "./customers";
 export * from "./items";
 export * from "./limit-overrides";
-export * from "./operations";
 export * from "./operator";
 export * from "./plan-limits";
 export * from "./plans";

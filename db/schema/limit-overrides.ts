@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { OPERATIONS } from "../../lib/vocabulary";
 import { customers } from "./customers";
-import { OPERATIONS } from "./operations";
 
 /**
  * limitOverrides replace a plan's limits for one customer and one operation. All rows of a

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, unique } from "drizzle-orm/sqlite-core";
-import { OPERATIONS } from "./operations";
+import { OPERATIONS } from "../../lib/vocabulary";
 import { plans } from "./plans";
 
 /** planLimits are a plan's limits: several per operation (a burst and a sustained one, say). */

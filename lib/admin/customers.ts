@@ -9,10 +9,10 @@ import {
   updateCustomerRow,
 } from "@/db/queries/customers";
 import { getPlan } from "@/db/queries/plans";
-import type { Operation } from "@/db/schema/operations";
 import { generateApiKey } from "@/lib/policy/api-key";
 import type { Runtime } from "@/lib/runtime";
 import type { CustomerCreate, CustomerUpdate, OverrideInput } from "@/lib/schemas/customer.schema";
+import type { LimitShape, Operation } from "@/lib/vocabulary";
 import { audit } from "./audit";
 import type { Outcome } from "./plans";
 
@@ -26,7 +26,7 @@ const noPlan = {
 
 /** OverrideView is a customer's override for one operation. */
 export interface OverrideView {
-  limits: { count: number; periodMs: number }[];
+  limits: LimitShape[];
   expiresAt: number | null;
 }
 
@@ -180,7 +180,7 @@ function changeOverride(
   actor: string,
   id: number,
   operation: Operation,
-  limits: { count: number; periodMs: number }[],
+  limits: LimitShape[],
   expiresAt: number | null,
   action: string,
 ): Outcome<Partial<Record<Operation, OverrideView>>> {

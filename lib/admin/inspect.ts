@@ -1,13 +1,13 @@
-import type { Operation } from "@/db/schema/operations";
-import { OPERATIONS } from "@/db/schema/operations";
 import type { RequestInput } from "@/lib/policy/decision";
 import type { Decision, DecisionSource } from "@/lib/policy/decisions";
 import { type CustomerPolicy, limitsFor } from "@/lib/policy/snapshot";
 import type { Runtime } from "@/lib/runtime";
+import type { LimitShape, Operation } from "@/lib/vocabulary";
+import { OPERATIONS } from "@/lib/vocabulary";
 
 /** BucketView is one bucket as the inspector shows it. */
 export interface BucketView {
-  limit: { count: number; periodMs: number };
+  limit: LimitShape;
   remaining: number;
   capacity: number;
   retryAfterMs: number;

@@ -5,13 +5,13 @@ import type { OverrideView } from "@/lib/admin/customers";
 import type { DecisionView } from "@/lib/admin/inspect";
 import type { StoreStatus } from "@/lib/policy/decisions";
 import type { TrafficPoint } from "@/lib/policy/traffic";
+import type { Operation } from "@/lib/vocabulary";
 
 // The admin API's response shapes, shared by the dashboard (type-only imports: no server code
 // reaches the browser bundle).
 
 export type { AuditEntry, CustomerView, DecisionView, OverrideView, PlanWithLimits, TrafficPoint };
 
-export type Operation = "read" | "write";
 export type PlanListItem = PlanWithLimits & { customerCount: number };
 export type CustomerListItem = CustomerView & { traffic: { allowed: number; denied: number } };
 export interface PlansResponse {

@@ -1,5 +1,5 @@
-import type { Operation } from "@/db/schema/operations";
 import { type Clock, Limiter, type LimiterOptions } from "@/lib/limiter";
+import type { Operation } from "@/lib/vocabulary";
 import { type CustomerPolicy, limitsFor } from "./snapshot";
 
 /** RequestInput is what the shared limiter decides on: a customer, an operation, and the time. */

@@ -1,5 +1,5 @@
-import { OPERATIONS } from "@/db/schema/operations";
 import type { DebugDetails, Limiter } from "@/lib/limiter";
+import { OPERATIONS } from "@/lib/vocabulary";
 import type { RequestInput } from "./decision";
 import { bucketKey } from "./snapshot";
 

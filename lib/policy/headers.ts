@@ -1,6 +1,6 @@
-import type { Operation } from "@/db/schema/operations";
 import type { BucketDetails, DebugDetails, Limit } from "@/lib/limiter";
 import { formatPeriod } from "@/lib/limiter";
+import type { Operation } from "@/lib/vocabulary";
 
 /** policyName names a limit in the RateLimit fields, e.g. "read-10-per-1s". */
 export function policyName(operation: Operation, limit: Limit): string {

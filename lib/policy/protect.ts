@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import type { Operation } from "@/db/schema/operations";
 import { parseBody, problem } from "@/lib/http";
 import { getRuntime, type Runtime } from "@/lib/runtime";
+import type { Operation } from "@/lib/vocabulary";
 import { bearerToken, hashApiKey } from "./api-key";
 import { operationOf, type RequestInput } from "./decision";
 import { rateLimitHeaders } from "./headers";

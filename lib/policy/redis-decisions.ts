@@ -1,9 +1,9 @@
 import type { Redis } from "ioredis";
-import { OPERATIONS, type Operation } from "@/db/schema/operations";
 import type { Clock, DebugDetails, Limiter } from "@/lib/limiter";
 import { RedisLimiter } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 import type { Metrics } from "@/lib/metrics";
+import { OPERATIONS, type Operation } from "@/lib/vocabulary";
 import { customerKey, planLimitFunc, type RequestInput } from "./decision";
 import {
   type Decision,

@@ -1,5 +1,5 @@
-import type { Operation } from "@/db/schema/operations";
 import { type Limit, limit } from "@/lib/limiter";
+import type { CustomerStatus, LimitRow, Operation } from "@/lib/vocabulary";
 
 /** OverridePolicy replaces a plan's limits for one operation until `expiresAt` (ms), if set. */
 export interface OverridePolicy {
@@ -11,7 +11,7 @@ export interface OverridePolicy {
 export interface CustomerPolicy {
   id: number;
   name: string;
-  status: "active" | "suspended";
+  status: CustomerStatus;
   planId: number;
   planSlug: string;
   /** bucketKeys keep read and write buckets apart even when their limits are equal. */
@@ -25,12 +25,12 @@ export interface PolicyRows {
   plans: {
     id: number;
     slug: string;
-    limits: { operation: Operation; count: number; periodMs: number }[];
+    limits: LimitRow[];
   }[];
   customers: {
     id: number;
     name: string;
-    status: "active" | "suspended";
+    status: CustomerStatus;
     planId: number;
     apiKeyHash: string;
   }[];

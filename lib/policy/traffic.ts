@@ -1,4 +1,4 @@
-import type { Operation } from "@/db/schema/operations";
+import type { Operation } from "@/lib/vocabulary";
 
 /** TrafficPoint is one second of decisions: `t` is the second's start (ms since the epoch). */
 export interface TrafficPoint {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CUSTOMER_STATUSES } from "@/db/schema/customer-statuses";
+import { CUSTOMER_STATUSES, OPERATIONS } from "@/lib/vocabulary";
 import { limitRowSchema } from "./limit.schema";
 
 const name = z
@@ -41,7 +41,7 @@ export const overrideSchema = z
 /** testRequestSchema asks for one real decision for a customer, as the API would make it. */
 export const testRequestSchema = z
   .object({
-    operation: z.enum(["read", "write"]),
+    operation: z.enum(OPERATIONS),
     cost: z
       .number()
       .int()

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { OPERATIONS } from "@/db/schema/operations";
+import { OPERATIONS } from "@/lib/vocabulary";
 
 /** MAX_COUNT is the largest count a stored limit may have. */
 export const MAX_COUNT = 1_000_000;

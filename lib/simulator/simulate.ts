@@ -1,4 +1,5 @@
 import { type Clock, Limiter, limit } from "@/lib/limiter";
+import type { LimitShape } from "@/lib/vocabulary";
 import { type Pattern, spanMsOf, timestampsOf } from "./pattern";
 
 export { type Pattern, parseTimestamps, requestCount, spanMsOf, timestampsOf } from "./pattern";
@@ -35,7 +36,7 @@ export interface SimulationResult {
  * reported past the last request (a pattern's quiet tail).
  */
 export function runSimulation(
-  limits: readonly { count: number; periodMs: number }[],
+  limits: readonly LimitShape[],
   timestampsMs: readonly number[],
   cost = 1,
   spanMs = 0,
@@ -83,7 +84,7 @@ export function runSimulation(
 
 /** simulate runs a pattern through the limits, reporting every second of the pattern's span. */
 export function simulate(
-  limits: readonly { count: number; periodMs: number }[],
+  limits: readonly LimitShape[],
   pattern: Pattern,
   cost = 1,
 ): SimulationResult {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GET, POST } from "@/app/api/v1/items/route";
-import type { Operation } from "@/db/schema/operations";
+import type { Operation } from "@/lib/vocabulary";
 import { api, createTestRuntime, type TestRuntime } from "../../../support/runtime";
 
 // The seeded free plan reads 5 per second and 100 per minute.
