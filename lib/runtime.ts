@@ -8,11 +8,11 @@ import { type Clock, Limiter, limit } from "@/lib/limiter";
 import { consoleLogger, type Logger } from "@/lib/log";
 import { createMetrics, type Metrics } from "@/lib/metrics";
 import { generateApiKey } from "@/lib/policy/api-key";
-import { createPolicyLimiter, type RequestInput } from "@/lib/policy/decision";
-import { type Decisions, MemoryDecisions } from "@/lib/policy/decisions";
+import { type DecisionStore, MemoryDecisionStore } from "@/lib/policy/decision-store";
+import { createPolicyLimiter, type RequestInput } from "@/lib/policy/policy-limiter";
 import { PolicyStore } from "@/lib/policy/policy-store";
 import { PolicySync } from "@/lib/policy/policy-sync";
-import { type FailurePolicy, RedisDecisions } from "@/lib/policy/redis-decisions";
+import { type FailurePolicy, RedisDecisionStore } from "@/lib/policy/redis-decision-store";
 import { TrafficLog } from "@/lib/policy/traffic";
 import { connectRedis } from "@/lib/redis";
 
@@ -24,7 +24,7 @@ export interface Runtime {
   log: Logger;
   policy: PolicyStore;
   /** decisions decide on protected requests: in memory, or on Redis with REDIS_URL. */
-  decisions: Decisions;
+  decisions: DecisionStore;
   /** limiter is the in-memory limiter: the one that decides, or Redis's stand-in. */
   limiter: Limiter<RequestInput, string>;
   traffic: TrafficLog;
@@ -80,7 +80,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const policy = new PolicyStore(db, clock);
   const limiter = createPolicyLimiter(clock);
   const loginLimiter = new Limiter((ip: string) => ip, limit(10, "1m"), { clock });
-  let decisions: Decisions = new MemoryDecisions(limiter);
+  let decisions: DecisionStore = new MemoryDecisionStore(limiter);
   const metrics = createMetrics(
     () => limiter.size,
     () => decisions.status().redis !== "down",
@@ -89,7 +89,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   if (options.redis) {
     const { url, prefix = "rk", timeoutMs = 200 } = options.redis;
     const { client, subscriber } = connectRedis(url, timeoutMs, log);
-    decisions = new RedisDecisions({
+    decisions = new RedisDecisionStore({
       redis: client,
       prefix,
       standIn: limiter,

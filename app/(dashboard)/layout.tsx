@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { Sidebar } from "@/components/sidebar";
-import { currentOperator } from "@/lib/auth/session";
+import { currentOperator } from "@/lib/route/session";
 
 export const dynamic = "force-dynamic";
 

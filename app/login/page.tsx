@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { currentOperator } from "@/lib/auth/session";
+import { currentOperator } from "@/lib/route/session";
 import { LoginForm } from "./login-form";
 
 export const dynamic = "force-dynamic";

@@ -13,6 +13,16 @@ import type { Operation } from "@/lib/vocabulary";
 import { formatWait } from "./format";
 import styles from "./inspector.module.css";
 
+/** REASON_LABELS name each decision reason as the badge shows it after the status. */
+const REASON_LABELS: Record<TestRequestResponse["reason"], string> = {
+  ok: "allowed",
+  rate_limited: "too many requests",
+  cost_exceeds_limit: "cost exceeds a limit",
+  store_unavailable: "store unavailable",
+  unknown_key: "unknown key",
+  suspended: "customer suspended",
+};
+
 /**
  * TestRequestPanel makes one real decision for the customer (tokens are consumed, as by an API
  * request) with a chosen operation and cost, and shows the outcome.
@@ -101,37 +111,37 @@ export function TestRequestPanel({ customerId }: { customerId: number }) {
             className={`badge ${outcome.status === 200 ? "ok" : "bad"}`}
             data-testid="test-status"
           >
-            {outcome.status === 200
-              ? "200 allowed"
-              : outcome.status === 503
-                ? "503 store unavailable"
-                : "429 too many requests"}
+            {outcome.status} {REASON_LABELS[outcome.reason]}
           </span>{" "}
-          <span className="muted">
-            {outcome.decision.tokensRequested} token
-            {outcome.decision.tokensRequested === 1 ? "" : "s"} requested,{" "}
-            {outcome.decision.tokensConsumed} taken
-          </span>
-          <dl>
-            <div>
-              <dt>Remaining</dt>
-              <dd data-testid="test-remaining">
-                {outcome.decision.tokensRemaining === null
-                  ? "unlimited"
-                  : formatCount(outcome.decision.tokensRemaining)}
-              </dd>
-            </div>
-            <div>
-              <dt>Retry after</dt>
-              <dd data-testid="test-retry-after">
-                {outcome.status === 200 ? "none" : formatWait(outcome.decision.retryAfterMs)}
-              </dd>
-            </div>
-            <div>
-              <dt>Limits</dt>
-              <dd>{outcome.decision.source}</dd>
-            </div>
-          </dl>
+          {outcome.decision ? (
+            <span className="muted">
+              {outcome.decision.tokensRequested} token
+              {outcome.decision.tokensRequested === 1 ? "" : "s"} requested,{" "}
+              {outcome.decision.tokensConsumed} taken
+            </span>
+          ) : null}
+          {outcome.decision ? (
+            <dl>
+              <div>
+                <dt>Remaining</dt>
+                <dd data-testid="test-remaining">
+                  {outcome.decision.tokensRemaining === null
+                    ? "unlimited"
+                    : formatCount(outcome.decision.tokensRemaining)}
+                </dd>
+              </div>
+              <div>
+                <dt>Retry after</dt>
+                <dd data-testid="test-retry-after">
+                  {outcome.status === 200 ? "none" : formatWait(outcome.decision.retryAfterMs)}
+                </dd>
+              </div>
+              <div>
+                <dt>Limits</dt>
+                <dd>{outcome.decision.source}</dd>
+              </div>
+            </dl>
+          ) : null}
         </div>
       ) : null}
     </section>

@@ -10,10 +10,10 @@ import {
 } from "@/db/queries/customers";
 import { getPlan } from "@/db/queries/plans";
 import { generateApiKey } from "@/lib/policy/api-key";
-import type { Runtime } from "@/lib/runtime";
 import type { CustomerCreate, CustomerUpdate, OverrideInput } from "@/lib/schemas/customer.schema";
 import type { LimitShape, Operation } from "@/lib/vocabulary";
 import { audit } from "./audit";
+import type { AdminContext } from "./context";
 import type { Outcome } from "./plans";
 
 const notFound = { ok: false, status: 404, title: "Customer not found" } as const;
@@ -42,7 +42,7 @@ export function overridesOf(tx: Tx, customerId: number): Partial<Record<Operatio
 
 /** createCustomer stores a customer with a new API key; the key is returned once, never stored. */
 export function createCustomer(
-  rt: Runtime,
+  rt: AdminContext,
   actor: string,
   input: CustomerCreate,
 ): Outcome<{ customer: CustomerView; apiKey: string }> {
@@ -73,7 +73,7 @@ export function createCustomer(
 
 /** updateCustomer changes a customer's name, plan or status (suspend and reactivate). */
 export function updateCustomer(
-  rt: Runtime,
+  rt: AdminContext,
   actor: string,
   id: number,
   input: CustomerUpdate,
@@ -98,7 +98,7 @@ export function updateCustomer(
 
 /** rotateKey replaces a customer's API key: the old one stops working at once. */
 export function rotateKey(
-  rt: Runtime,
+  rt: AdminContext,
   actor: string,
   id: number,
 ): Outcome<{ customer: CustomerView; apiKey: string }> {
@@ -125,7 +125,7 @@ export function rotateKey(
 }
 
 /** deleteCustomer removes a customer, its items, overrides, buckets and traffic. */
-export function deleteCustomer(rt: Runtime, actor: string, id: number): Outcome<null> {
+export function deleteCustomer(rt: AdminContext, actor: string, id: number): Outcome<null> {
   const now = rt.clock.now();
   const result = rt.db.transaction((tx): Outcome<null> => {
     const before = getCustomer(tx, id);
@@ -152,7 +152,7 @@ export function deleteCustomer(rt: Runtime, actor: string, id: number): Outcome<
 
 /** setOverride replaces a customer's limits for one operation, until an optional expiry. */
 export function setOverride(
-  rt: Runtime,
+  rt: AdminContext,
   actor: string,
   id: number,
   operation: Operation,
@@ -171,12 +171,12 @@ export function setOverride(
 }
 
 /** clearOverride removes a customer's override for one operation: the plan applies again. */
-export function clearOverride(rt: Runtime, actor: string, id: number, operation: Operation) {
+export function clearOverride(rt: AdminContext, actor: string, id: number, operation: Operation) {
   return changeOverride(rt, actor, id, operation, [], null, "override.clear");
 }
 
 function changeOverride(
-  rt: Runtime,
+  rt: AdminContext,
   actor: string,
   id: number,
   operation: Operation,
@@ -206,6 +206,6 @@ function changeOverride(
 }
 
 /** resetBuckets forgets a customer's buckets: both operations start full again. */
-export function resetBuckets(rt: Runtime, id: number): Promise<number> {
+export function resetBuckets(rt: AdminContext, id: number): Promise<number> {
   return rt.decisions.forget(id);
 }

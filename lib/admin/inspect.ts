@@ -1,9 +1,10 @@
-import type { RequestInput } from "@/lib/policy/decision";
-import type { Decision, DecisionSource } from "@/lib/policy/decisions";
+import { decide, type Verdict } from "@/lib/policy/decide";
+import type { Decision, DecisionSource } from "@/lib/policy/decision-store";
+import type { RequestInput } from "@/lib/policy/policy-limiter";
 import { type CustomerPolicy, limitsFor } from "@/lib/policy/snapshot";
-import type { Runtime } from "@/lib/runtime";
 import type { LimitShape, Operation } from "@/lib/vocabulary";
 import { OPERATIONS } from "@/lib/vocabulary";
+import type { AdminContext } from "./context";
 
 /** BucketView is one bucket as the inspector shows it. */
 export interface BucketView {
@@ -65,7 +66,7 @@ export function toView(
 
 /** inspect peeks every bucket of a customer, per operation: nothing is consumed or created. */
 export async function inspect(
-  rt: Runtime,
+  rt: AdminContext,
   customer: CustomerPolicy,
 ): Promise<Record<Operation, DecisionView>> {
   const now = rt.clock.now();
@@ -77,18 +78,13 @@ export async function inspect(
   return result;
 }
 
-/** testRequest makes one real decision for a customer, as a protected request would. */
+/** testRequest makes one real decision for a customer through the app's one decision path. */
 export async function testRequest(
-  rt: Runtime,
+  ctx: AdminContext,
   customer: CustomerPolicy,
   operation: Operation,
   cost: number,
-): Promise<DecisionView> {
-  const now = rt.clock.now();
-  const decision = await rt.decisions.decide({ customer, operation, now }, cost);
-  if (decision.source !== "unavailable") {
-    rt.metrics.decision(customer.planSlug, operation, decision.details.allowed);
-    rt.traffic.record(customer.id, operation, decision.details.allowed, now);
-  }
-  return toView(customer, operation, now, decision);
+): Promise<{ verdict: Verdict; view: DecisionView }> {
+  const verdict = await decide(ctx, customer, operation, cost);
+  return { verdict, view: toView(customer, operation, verdict.now, verdict.decision) };
 }

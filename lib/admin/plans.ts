@@ -9,9 +9,9 @@ import {
   updatePlanRow,
 } from "@/db/queries/plans";
 import type { FieldErrors } from "@/lib/http";
-import type { Runtime } from "@/lib/runtime";
 import type { PlanCreate, PlanUpdate } from "@/lib/schemas/plan.schema";
 import { audit } from "./audit";
+import type { AdminContext } from "./context";
 
 /** Outcome is a service result: the value, or a status with field errors or a message. */
 export type Outcome<T> =
@@ -26,7 +26,11 @@ const slugTaken = {
 } as const;
 
 /** createPlan stores a plan and its limits, audits it, and rebuilds the policy. */
-export function createPlan(rt: Runtime, actor: string, input: PlanCreate): Outcome<PlanWithLimits> {
+export function createPlan(
+  rt: AdminContext,
+  actor: string,
+  input: PlanCreate,
+): Outcome<PlanWithLimits> {
   const now = rt.clock.now();
   const result = rt.db.transaction((tx): Outcome<PlanWithLimits> => {
     if (getPlanBySlug(tx, input.slug)) return slugTaken;
@@ -48,7 +52,7 @@ export function createPlan(rt: Runtime, actor: string, input: PlanCreate): Outco
 
 /** updatePlan edits a plan (limits, when given, replace all); the next request obeys it. */
 export function updatePlan(
-  rt: Runtime,
+  rt: AdminContext,
   actor: string,
   id: number,
   input: PlanUpdate,
@@ -78,7 +82,7 @@ export function updatePlan(
 }
 
 /** deletePlan removes a plan that no customer uses. */
-export function deletePlan(rt: Runtime, actor: string, id: number): Outcome<null> {
+export function deletePlan(rt: AdminContext, actor: string, id: number): Outcome<null> {
   const now = rt.clock.now();
   const result = rt.db.transaction((tx): Outcome<null> => {
     const before = getPlan(tx, id);

@@ -3,7 +3,8 @@ import type { CustomerView } from "@/db/queries/customers";
 import type { PlanWithLimits } from "@/db/queries/plans";
 import type { OverrideView } from "@/lib/admin/customers";
 import type { DecisionView } from "@/lib/admin/inspect";
-import type { StoreStatus } from "@/lib/policy/decisions";
+import type { DecisionReason } from "@/lib/policy/decide";
+import type { StoreStatus } from "@/lib/policy/decision-store";
 import type { TrafficPoint } from "@/lib/policy/traffic";
 import type { Operation } from "@/lib/vocabulary";
 
@@ -37,9 +38,13 @@ export interface InspectResponse {
   store: StoreStatus;
   operations: Record<Operation, DecisionView>;
 }
+/** TestRequestResponse is what a protected request would have been answered, and why. */
 export interface TestRequestResponse {
-  status: 200 | 429 | 503;
-  decision: DecisionView;
+  status: number;
+  reason: DecisionReason;
+  /** decision is null when no decision was made (a suspended customer). */
+  decision: DecisionView | null;
+  headers?: Record<string, string>;
 }
 export interface AuditResponse {
   entries: AuditEntry[];

@@ -4,6 +4,7 @@ import { GET as inspect } from "@/app/api/admin/customers/[id]/inspect/route";
 import { POST as reset } from "@/app/api/admin/customers/[id]/reset/route";
 import { POST as testRequest } from "@/app/api/admin/customers/[id]/test-request/route";
 import { GET as traffic } from "@/app/api/admin/traffic/route";
+import { POST as createItemsBulk } from "@/app/api/v1/items/bulk/route";
 import { POST as createItem, GET as listItems } from "@/app/api/v1/items/route";
 import { replaceOverride } from "@/db/queries/customers";
 import { api, createTestRuntime, type TestRuntime } from "../../support/runtime";
@@ -146,6 +147,28 @@ describe("test requests and reset", () => {
       action: "customer.reset-buckets",
       entityId: String(t.demoId),
     });
+  });
+
+  // Regression: the test request re-implemented the API's decision and answered 429 where the
+  // API answered 413 for a cost above every limit's count.
+  it("answers the status the API would: 413 for a cost no limit can ever allow, 403 suspended", async () => {
+    const api413 = await createItemsBulk(
+      api("/api/v1/items/bulk", {
+        key: t.demoKey,
+        body: { items: [{ name: "a" }, { name: "b" }] },
+      }),
+    );
+    expect(api413.status).toBe(413);
+    const tooBig = await (await send({ operation: "write", cost: 2 })).json();
+    expect(tooBig).toMatchObject({ status: 413, reason: "cost_exceeds_limit" });
+    const allowed = await (await send({ operation: "write", cost: 1 })).json();
+    expect(allowed).toMatchObject({ status: 200, reason: "ok" });
+    const refused = await (await send({ operation: "write", cost: 1 })).json();
+    expect(refused).toMatchObject({ status: 429, reason: "rate_limited" });
+    expect(refused.headers["Retry-After"]).toBe("1");
+    t.suspend(t.demoId);
+    const suspended = await (await send({ operation: "read", cost: 1 })).json();
+    expect(suspended).toEqual({ status: 403, reason: "suspended", decision: null });
   });
 
   it("refuses bad bodies with 400 and consumes nothing", async () => {

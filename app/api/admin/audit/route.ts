@@ -1,6 +1,6 @@
 import { listAudit } from "@/db/queries/audit";
-import { withOperator } from "@/lib/auth/guard";
 import { json, parseId } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
 
 /** GET /api/admin/audit?limit=&before= lists operator changes, newest first. */
 export const GET = withOperator(({ request, runtime }) => {

@@ -1,8 +1,8 @@
 import { listCustomers } from "@/db/queries/customers";
 import { createCustomer } from "@/lib/admin/customers";
 import { respond } from "@/lib/admin/respond";
-import { withOperator } from "@/lib/auth/guard";
 import { json, parseBody } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
 import { customerCreateSchema } from "@/lib/schemas/customer.schema";
 
 /** GET /api/admin/customers lists customers with their traffic over the last 5 minutes. */

@@ -1,8 +1,8 @@
 import { listPlans } from "@/db/queries/plans";
 import { createPlan } from "@/lib/admin/plans";
 import { respond } from "@/lib/admin/respond";
-import { withOperator } from "@/lib/auth/guard";
 import { json, parseBody } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
 import { planCreateSchema } from "@/lib/schemas/plan.schema";
 
 /** GET /api/admin/plans lists plans with their limits and customer counts. */

@@ -1,6 +1,6 @@
-import { cookieValue } from "@/lib/auth/guard";
 import { SESSION_COOKIE } from "@/lib/auth/operator";
 import { json, parseBody, problem } from "@/lib/http";
+import { cookieValue } from "@/lib/route/operator";
 import { getRuntime } from "@/lib/runtime";
 import { loginSchema } from "@/lib/schemas/session.schema";
 

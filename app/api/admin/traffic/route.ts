@@ -1,5 +1,5 @@
-import { withOperator } from "@/lib/auth/guard";
 import { json, parseId } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
 
 /**
  * GET /api/admin/traffic?seconds=&customerId= returns allowed and denied decisions per second

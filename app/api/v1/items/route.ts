@@ -1,6 +1,6 @@
 import { insertItems, listItems } from "@/db/queries/items";
 import { json } from "@/lib/http";
-import { protect } from "@/lib/policy/protect";
+import { protect } from "@/lib/route/protect";
 import { itemCreateSchema } from "@/lib/schemas/item.schema";
 
 /** GET /api/v1/items?limit=&after= lists the caller's items (a read). */

@@ -1,8 +1,8 @@
 import { getCustomer } from "@/db/queries/customers";
 import { deleteCustomer, overridesOf, updateCustomer } from "@/lib/admin/customers";
 import { respond } from "@/lib/admin/respond";
-import { withOperator } from "@/lib/auth/guard";
 import { json, notFound, parseBody, parseId } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
 import { customerUpdateSchema } from "@/lib/schemas/customer.schema";
 
 type Params = { id: string };

@@ -1,8 +1,8 @@
 import { getPlan } from "@/db/queries/plans";
 import { deletePlan, updatePlan } from "@/lib/admin/plans";
 import { respond } from "@/lib/admin/respond";
-import { withOperator } from "@/lib/auth/guard";
 import { json, notFound, parseBody, parseId } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
 import { planUpdateSchema } from "@/lib/schemas/plan.schema";
 
 type Params = { id: string };

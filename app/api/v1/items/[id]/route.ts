@@ -1,6 +1,6 @@
 import { deleteItem, getItem, updateItem } from "@/db/queries/items";
 import { json, notFound, parseId } from "@/lib/http";
-import { protect } from "@/lib/policy/protect";
+import { protect } from "@/lib/route/protect";
 import { itemUpdateSchema } from "@/lib/schemas/item.schema";
 
 type Params = { id: string };

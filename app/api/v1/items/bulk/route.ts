@@ -1,6 +1,6 @@
 import { insertItems } from "@/db/queries/items";
 import { json } from "@/lib/http";
-import { protect } from "@/lib/policy/protect";
+import { protect } from "@/lib/route/protect";
 import { itemBulkCreateSchema } from "@/lib/schemas/item.schema";
 
 /** POST /api/v1/items/bulk creates several items in one transaction; it costs one token per item. */

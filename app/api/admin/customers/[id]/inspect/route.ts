@@ -1,6 +1,6 @@
 import { inspect } from "@/lib/admin/inspect";
-import { withOperator } from "@/lib/auth/guard";
 import { json, notFound, parseId } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
 
 /**
  * GET /api/admin/customers/:id/inspect peeks each bucket of the customer, per operation: limit,

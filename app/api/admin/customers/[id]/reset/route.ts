@@ -1,7 +1,7 @@
 import { audit } from "@/lib/admin/audit";
 import { resetBuckets } from "@/lib/admin/customers";
-import { withOperator } from "@/lib/auth/guard";
 import { json, notFound, parseId, problem } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
 
 /** POST /api/admin/customers/:id/reset forgets the customer's buckets: they start full again. */
 export const POST = withOperator<{ id: string }>(async ({ params, actor, runtime }) => {

@@ -1,19 +1,29 @@
 import { testRequest } from "@/lib/admin/inspect";
-import { withOperator } from "@/lib/auth/guard";
 import { json, notFound, parseBody, parseId } from "@/lib/http";
+import { identifyById, statusOf } from "@/lib/policy/decide";
+import { withOperator } from "@/lib/route/operator";
 import { testRequestSchema } from "@/lib/schemas/customer.schema";
 
 /**
  * POST /api/admin/customers/:id/test-request makes one real decision for the customer, with a
- * chosen operation and cost, exactly as a protected request would (tokens are consumed).
+ * chosen operation and cost, through the same decision path as a protected request (tokens are
+ * consumed), and answers the status that request would have got.
  */
 export const POST = withOperator<{ id: string }>(async ({ request, params, runtime }) => {
   const id = parseId(params.id);
-  const customer = id === null ? undefined : runtime.policy.snapshot.byId.get(id);
-  if (!customer) return notFound("Customer not found");
+  if (id === null || !runtime.policy.snapshot.byId.has(id)) return notFound("Customer not found");
   const parsed = await parseBody(request, testRequestSchema);
   if (!parsed.ok) return parsed.response;
-  const decision = await testRequest(runtime, customer, parsed.data.operation, parsed.data.cost);
-  const status = decision.store === "unavailable" ? 503 : decision.allowed ? 200 : 429;
-  return json({ status, decision });
+  const identity = identifyById(runtime.policy.snapshot, id);
+  if (!identity.ok) {
+    return json({ status: statusOf(identity.reason), reason: identity.reason, decision: null });
+  }
+  const { operation, cost } = parsed.data;
+  const { verdict, view } = await testRequest(runtime, identity.customer, operation, cost);
+  return json({
+    status: statusOf(verdict.reason),
+    reason: verdict.reason,
+    decision: view,
+    headers: verdict.headers,
+  });
 });

@@ -1,7 +1,7 @@
 import { clearOverride, setOverride } from "@/lib/admin/customers";
 import { respond } from "@/lib/admin/respond";
-import { withOperator } from "@/lib/auth/guard";
 import { notFound, parseBody, parseId } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
 import { overrideSchema } from "@/lib/schemas/customer.schema";
 import { operationSchema } from "@/lib/schemas/limit.schema";
 

@@ -1,6 +1,6 @@
+import { SESSION_COOKIE } from "@/lib/auth/operator";
 import { problem } from "@/lib/http";
 import { getRuntime, type Runtime } from "@/lib/runtime";
-import { SESSION_COOKIE } from "./operator";
 
 /** cookieValue reads one cookie from a request's Cookie header. */
 export function cookieValue(request: Request, name: string): string | undefined {

@@ -10,11 +10,6 @@ export interface RequestInput {
   now: number;
 }
 
-/** operationOf maps an HTTP method to an operation: GET and HEAD read, every other method writes. */
-export function operationOf(method: string): Operation {
-  return method === "GET" || method === "HEAD" ? "read" : "write";
-}
-
 /** customerKey is the key func: one bucket key per customer and operation. */
 export function customerKey(input: RequestInput): string {
   return input.customer.bucketKeys[input.operation];

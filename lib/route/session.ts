@@ -1,6 +1,6 @@
 import { cookies } from "next/headers";
+import { SESSION_COOKIE } from "@/lib/auth/operator";
 import { getRuntime } from "@/lib/runtime";
-import { SESSION_COOKIE } from "./operator";
 
 /** currentOperator returns the signed-in operator of the page being rendered, or null. */
 export async function currentOperator(): Promise<string | null> {

@@ -1,6 +1,6 @@
 import type { DebugDetails, Limiter } from "@/lib/limiter";
 import { OPERATIONS } from "@/lib/vocabulary";
-import type { RequestInput } from "./decision";
+import type { RequestInput } from "./policy-limiter";
 import { bucketKey } from "./snapshot";
 
 /**
@@ -25,14 +25,14 @@ export interface StoreStatus {
 }
 
 /**
- * Decisions is how the app decides on protected requests, whichever store holds the buckets.
+ * DecisionStore is how the app decides on protected requests, whichever store holds the buckets.
  * `decide` and `peek` may answer synchronously (in memory) or with a Promise (Redis).
  */
-export interface Decisions {
+export interface DecisionStore {
   /** decide takes `n` tokens from every bucket of the input, or none. */
   decide(input: RequestInput, n: number): Decision | Promise<Decision>;
-  /** peek reports the input's buckets without consuming or creating any. */
-  peek(input: RequestInput): Decision | Promise<Decision>;
+  /** peek reports whether `n` tokens (1 by default) could be taken, consuming and creating nothing. */
+  peek(input: RequestInput, n?: number): Decision | Promise<Decision>;
   /** forget deletes a customer's buckets for both operations and returns how many it deleted. */
   forget(customerId: number): Promise<number>;
   status(): StoreStatus;
@@ -64,16 +64,16 @@ export function forgetCustomer(limiter: Limiter<RequestInput, string>, customerI
   return deleted;
 }
 
-/** MemoryDecisions decides on the process's in-memory limiter: the embedded default. */
-export class MemoryDecisions implements Decisions {
+/** MemoryDecisionStore decides on the process's in-memory limiter: the embedded default. */
+export class MemoryDecisionStore implements DecisionStore {
   constructor(private readonly limiter: Limiter<RequestInput, string>) {}
 
   decide(input: RequestInput, n: number): Decision {
     return { details: this.limiter.allowNWithDebug(input, n), source: "memory" };
   }
 
-  peek(input: RequestInput): Decision {
-    return { details: this.limiter.peekWithDebug(input), source: "memory" };
+  peek(input: RequestInput, n = 1): Decision {
+    return { details: this.limiter.peekNWithDebug(input, n), source: "memory" };
   }
 
   async forget(customerId: number): Promise<number> {

@@ -4,14 +4,14 @@ import { RedisLimiter } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 import type { Metrics } from "@/lib/metrics";
 import { OPERATIONS, type Operation } from "@/lib/vocabulary";
-import { customerKey, planLimitFunc, type RequestInput } from "./decision";
 import {
   type Decision,
-  type Decisions,
+  type DecisionStore,
   forgetCustomer,
   type StoreStatus,
   unavailable,
-} from "./decisions";
+} from "./decision-store";
+import { customerKey, planLimitFunc, type RequestInput } from "./policy-limiter";
 import { bucketKey } from "./snapshot";
 
 /** FailureMode is what an operation does while Redis is unreachable. */
@@ -23,8 +23,8 @@ export type FailurePolicy = Record<Operation, FailureMode>;
 /** DEFAULT_FAILURE_POLICY: reads go on (bounded by the stand-in), writes are refused. */
 export const DEFAULT_FAILURE_POLICY: FailurePolicy = { read: "open", write: "closed" };
 
-/** RedisDecisionsOptions configure the Redis-backed decisions. */
-export interface RedisDecisionsOptions {
+/** RedisDecisionStoreOptions configure the Redis-backed decisions. */
+export interface RedisDecisionStoreOptions {
   redis: Redis;
   /** prefix starts every bucket key ("rk" by default). */
   prefix?: string;
@@ -48,7 +48,7 @@ export interface RedisDecisionsOptions {
 }
 
 /**
- * RedisDecisions decides on buckets in Redis, shared by every instance. When a call to Redis
+ * RedisDecisionStore decides on buckets in Redis, shared by every instance. When a call to Redis
  * fails (unreachable, or slower than the client's command timeout) the operation follows the
  * failure policy: fail open decides on this instance's in-memory stand-in limiter, so the
  * customer still gets at most its plan's limits per instance; fail closed refuses. Each failed
@@ -58,7 +58,7 @@ export interface RedisDecisionsOptions {
  * than one per request; the first probe that succeeds ends the incident and decisions return to
  * Redis with no restart.
  */
-export class RedisDecisions implements Decisions {
+export class RedisDecisionStore implements DecisionStore {
   private readonly remote: RedisLimiter<RequestInput>;
   private readonly redis: Redis;
   private readonly standIn: Limiter<RequestInput, string>;
@@ -74,7 +74,7 @@ export class RedisDecisions implements Decisions {
   private probing = false;
   private nextProbeAt = 0;
 
-  constructor(options: RedisDecisionsOptions) {
+  constructor(options: RedisDecisionStoreOptions) {
     this.redis = options.redis;
     this.remote = new RedisLimiter(options.redis, customerKey, [planLimitFunc], {
       prefix: options.prefix,
@@ -98,10 +98,10 @@ export class RedisDecisions implements Decisions {
     return { details: this.standIn.allowNWithDebug(input, n), source: "stand-in" };
   }
 
-  async peek(input: RequestInput): Promise<Decision> {
-    const details = await this.attempt(() => this.remote.peekWithDebug(input), input.now);
+  async peek(input: RequestInput, n = 1): Promise<Decision> {
+    const details = await this.attempt(() => this.remote.peekNWithDebug(input, n), input.now);
     if (details) return { details, source: "redis" };
-    return { details: this.standIn.peekWithDebug(input), source: "stand-in" };
+    return { details: this.standIn.peekNWithDebug(input, n), source: "stand-in" };
   }
 
   /** forget deletes the customer's buckets in Redis and in the stand-in; it throws when Redis does. */

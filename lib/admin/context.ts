@@ -1,0 +1,13 @@
+import type { Db } from "@/db/client";
+import type { DecisionContext } from "@/lib/policy/decide";
+import type { PolicyStore } from "@/lib/policy/policy-store";
+
+/**
+ * AdminContext is what the operator services need of the process: the database, the policy to
+ * reload after a change, and what deciding needs (the dashboard's test request decides). The
+ * runtime is one; the services name only this, so they sit below it.
+ */
+export interface AdminContext extends DecisionContext {
+  db: Db;
+  policy: PolicyStore;
+}

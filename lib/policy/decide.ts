@@ -1,0 +1,130 @@
+import type { Clock } from "@/lib/limiter";
+import type { Metrics } from "@/lib/metrics";
+import type { Operation } from "@/lib/vocabulary";
+import { hashApiKey } from "./api-key";
+import type { Decision, DecisionStore } from "./decision-store";
+import { rateLimitHeaders } from "./headers";
+import type { RequestInput } from "./policy-limiter";
+import type { CustomerPolicy, PolicySnapshot } from "./snapshot";
+import type { TrafficLog } from "./traffic";
+
+/**
+ * DecisionReason says why a request was admitted or refused. It is the one vocabulary of
+ * outcomes: the protected routes, the dashboard's test request (and any other caller) map it to
+ * the same HTTP statuses with `statusOf`.
+ */
+export type DecisionReason =
+  | "ok"
+  | "rate_limited"
+  | "unknown_key"
+  | "suspended"
+  | "cost_exceeds_limit"
+  | "store_unavailable";
+
+/** DecisionContext is what deciding needs of the process: the store, the clock and the counters. */
+export interface DecisionContext {
+  decisions: DecisionStore;
+  clock: Clock;
+  metrics: Metrics;
+  traffic: TrafficLog;
+}
+
+/** Verdict is a decided request: why, the limiter's decision, and the fields to send the client. */
+export interface Verdict {
+  reason: DecisionReason;
+  allowed: boolean;
+  customer: CustomerPolicy;
+  operation: Operation;
+  cost: number;
+  /** now is the wall-clock time (ms) of the decision, the one the traffic log records. */
+  now: number;
+  decision: Decision;
+  /** headers are the RateLimit fields (and Retry-After on a refusal) for the client. */
+  headers: Record<string, string>;
+}
+
+/** Identity is the customer a key belongs to, or why it cannot be decided for. */
+export type Identity =
+  | { ok: true; customer: CustomerPolicy }
+  | { ok: false; reason: "unknown_key" | "suspended"; customer?: CustomerPolicy };
+
+/** identify looks an API key up in the policy snapshot (by its hash): no tokens are involved. */
+export function identify(snapshot: PolicySnapshot, key: string): Identity {
+  return admit(snapshot.byKeyHash.get(hashApiKey(key)));
+}
+
+/** identifyById looks a customer up by id, with the same answers as `identify`. */
+export function identifyById(snapshot: PolicySnapshot, customerId: number): Identity {
+  return admit(snapshot.byId.get(customerId));
+}
+
+function admit(customer: CustomerPolicy | undefined): Identity {
+  if (!customer) return { ok: false, reason: "unknown_key" };
+  if (customer.status !== "active") return { ok: false, reason: "suspended", customer };
+  return { ok: true, customer };
+}
+
+/** DecideOptions: `peek` decides without taking a token (and records nothing). */
+export interface DecideOptions {
+  peek?: boolean;
+}
+
+function reasonOf(decision: Decision): DecisionReason {
+  if (decision.source === "unavailable") return "store_unavailable";
+  if (decision.details.allowed) return "ok";
+  // A cost above a limit's count can never pass: its bucket's wait is infinite.
+  return decision.details.retryAfterMs === Number.POSITIVE_INFINITY
+    ? "cost_exceeds_limit"
+    : "rate_limited";
+}
+
+/**
+ * decide is the one decision path of the app: it takes `cost` tokens from the customer's buckets
+ * for `operation` in one all-or-nothing decision and records it (the decision counter and the
+ * traffic log), unless the store was unavailable or the caller only peeks. Every caller (the
+ * protected routes, the dashboard's test request) goes through here and maps the reason with
+ * `statusOf`, so none can answer differently.
+ */
+export async function decide(
+  ctx: DecisionContext,
+  customer: CustomerPolicy,
+  operation: Operation,
+  cost: number,
+  options: DecideOptions = {},
+): Promise<Verdict> {
+  const now = ctx.clock.now();
+  const input: RequestInput = { customer, operation, now };
+  const decision = options.peek
+    ? await ctx.decisions.peek(input, cost)
+    : await ctx.decisions.decide(input, cost);
+  const reason = reasonOf(decision);
+  if (!options.peek && reason !== "store_unavailable") {
+    ctx.metrics.decision(customer.planSlug, operation, decision.details.allowed);
+    ctx.traffic.record(customer.id, operation, decision.details.allowed, now);
+  }
+  return {
+    reason,
+    allowed: decision.details.allowed,
+    customer,
+    operation,
+    cost,
+    now,
+    decision,
+    headers: rateLimitHeaders(operation, decision.details),
+  };
+}
+
+/** STATUS_OF_REASON is the HTTP status every caller answers for a reason. */
+export const STATUS_OF_REASON: Readonly<Record<DecisionReason, number>> = {
+  ok: 200,
+  rate_limited: 429,
+  cost_exceeds_limit: 413,
+  store_unavailable: 503,
+  unknown_key: 401,
+  suspended: 403,
+};
+
+/** statusOf maps a decision's reason to the HTTP status a protected request answers. */
+export function statusOf(reason: DecisionReason): number {
+  return STATUS_OF_REASON[reason];
+}
