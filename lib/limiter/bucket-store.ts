@@ -65,7 +65,9 @@ export class BucketStore<K> {
 
   /** write stores a bucket's time in its slot (from `slotOf`), creating the bucket if absent. */
   write(slot: number, key: K, time: number): void {
-    this.times[slot < 0 ? this.allocate(key) : slot] = time;
+    // allocate may replace `times`: take the slot first, then read the (new) array.
+    const at = slot < 0 ? this.allocate(key) : slot;
+    this.times[at] = time;
   }
 
   /**
@@ -78,7 +80,9 @@ export class BucketStore<K> {
     const slot = this.slots.get(key);
     if (slot === undefined) {
       if (n > this.count) return false;
-      this.times[this.allocate(key)] = floor + n * this.tokenUnits;
+      // allocate may replace `times`: take the slot first, then read the (new) array.
+      const fresh = this.allocate(key);
+      this.times[fresh] = floor + n * this.tokenUnits;
       return true;
     }
     const t = this.times[slot] as number;
