@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { StoreStatus as Status } from "@/lib/policy/decision-store";
+import type { StoreStatus as Status } from "@/lib/client/types";
 
 async function fetchHealth(): Promise<Status> {
   const response = await fetch("/api/health", { cache: "no-store" });

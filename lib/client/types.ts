@@ -1,17 +1,34 @@
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { AuditEntry } from "@/db/queries/audit";
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { CustomerView } from "@/db/queries/customers";
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { PlanWithLimits } from "@/db/queries/plans";
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { OverrideView } from "@/lib/admin/customers";
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { DecisionView } from "@/lib/admin/inspect";
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { DecisionReason } from "@/lib/policy/decide";
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { StoreStatus } from "@/lib/policy/decision-store";
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { TrafficPoint } from "@/lib/policy/traffic";
 import type { Operation } from "@/lib/vocabulary";
 
 // The admin API's response shapes, shared by the dashboard (type-only imports: no server code
 // reaches the browser bundle).
 
-export type { AuditEntry, CustomerView, DecisionView, OverrideView, PlanWithLimits, TrafficPoint };
+export type {
+  AuditEntry,
+  CustomerView,
+  DecisionReason,
+  DecisionView,
+  OverrideView,
+  PlanWithLimits,
+  StoreStatus,
+  TrafficPoint,
+};
 
 export type PlanListItem = PlanWithLimits & { customerCount: number };
 export type CustomerListItem = CustomerView & { traffic: { allowed: number; denied: number } };

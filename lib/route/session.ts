@@ -1,3 +1,4 @@
+import "server-only";
 import { cookies } from "next/headers";
 import { SESSION_COOKIE } from "@/lib/auth/operator";
 import { getRuntime } from "@/lib/runtime";
