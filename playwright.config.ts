@@ -41,13 +41,16 @@ export default defineConfig({
   },
   webServer: {
     // A fresh database each run: the server seeds it on start.
-    command: `rm -rf "${databaseDir}" && mkdir -p "${databaseDir}" && node_modules/.bin/next start -p ${PORT} -H 127.0.0.1`,
+    command: `rm -rf "${databaseDir}" && mkdir -p "${databaseDir}" && node dist/server.mjs`,
     url: `http://127.0.0.1:${PORT}/login`,
     reuseExistingServer: false,
     timeout: 60_000,
     env: {
       DATABASE_PATH: path.join(databaseDir, "e2e.db"),
       ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

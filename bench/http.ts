@@ -1,5 +1,5 @@
 /**
- * The HTTP benchmark: the built app under `next start`, on a temporary SQLite file, loaded by
+ * The HTTP benchmark: the built app under its server entry (`npm start`), on a temporary SQLite file, loaded by
  * autocannon over 127.0.0.1. `npm run bench:http` (tsx). It measures
  *
  * (a) what protection costs: GET /api/v1/items (key lookup, limiter decision, RateLimit fields,
@@ -191,7 +191,7 @@ async function main(): Promise<void> {
     }
     server = await startNext(root, env);
     const base = server.url;
-    console.log(`next start on ${base}, database ${databasePath}`);
+    console.log(`server on ${base}, database ${databasePath}`);
     console.log(`buckets: ${redis ? `in Redis at ${redis.url}` : "in memory"}`);
     console.log(
       `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), ` +

@@ -6,10 +6,6 @@ import path from "node:path";
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;
 
-function nextBin(root: string): string {
-  return path.join(root, "node_modules", ".bin", "next");
-}
-
 /**
  * buildIfMissing runs `next build` when the build directory (NEXT_DIST_DIR, else .next) has no
  * production build (BUILD_ID), or when the build predates the benchmark's twin route, saying
@@ -28,14 +24,17 @@ export function buildIfMissing(root: string, requiredRoute: string): void {
       reason = `the production build in ${distDir} predates ${requiredRoute}`;
     }
   }
+  if (reason === undefined && !existsSync(path.join(root, "dist", "server.mjs"))) {
+    reason = "the server entry is not built (dist/server.mjs is missing)";
+  }
   if (reason === undefined) return;
-  console.log(`Running next build first: ${reason}.`);
-  const result = spawnSync(nextBin(root), ["build"], {
+  console.log(`Running npm run build first: ${reason}.`);
+  const result = spawnSync("npm", ["run", "build"], {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
-  if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
+  if (result.status !== 0) throw new Error(`npm run build failed (exit ${result.status})`);
 }
 
 /** freePort asks the OS for a free TCP port on 127.0.0.1. */
@@ -51,7 +50,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** NextServer is a running `next start`: its base URL, its output so far, and how to stop it. */
+/** NextServer is a running server (`npm start`'s entry, Next behind it): its base URL, its output so far, and how to stop it. */
 export interface NextServer {
   url: string;
   output(): string;
@@ -60,16 +59,23 @@ export interface NextServer {
 }
 
 /**
- * startNext starts `next start` on 127.0.0.1 and a free port, in its own process group, with
+ * startNext starts the server entry (dist/server.mjs) on 127.0.0.1 and a free port, in its own process group, with
  * `env` added to the environment, and resolves once GET /api/metrics answers 200. It stops the
  * server and rejects if the server exits or does not answer within 30 s.
  */
 export async function startNext(root: string, env: Record<string, string>): Promise<NextServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(nextBin(root), ["start", "-H", "127.0.0.1", "-p", String(port)], {
+  const child = spawn(process.execPath, [path.join(root, "dist", "server.mjs")], {
     cwd: root,
-    env: { ...process.env, ...env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...process.env,
+      ...env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -81,7 +87,7 @@ export async function startNext(root: string, env: Record<string, string>): Prom
   void exited.then(() => (running = false));
 
   const signal = (name: NodeJS.Signals) => {
-    // The negative pid names the group: next start's own children go with it.
+    // The negative pid names the group: the server's own children go with it.
     if (running && child.pid !== undefined) {
       try {
         process.kill(-child.pid, name);
@@ -112,5 +118,5 @@ export async function startNext(root: string, env: Record<string, string>): Prom
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await server.stop();
-  throw new Error(`next start did not answer on ${url}:\n${output}`);
+  throw new Error(`the server did not answer on ${url}:\n${output}`);
 }

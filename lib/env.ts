@@ -23,6 +23,23 @@ const envSchema = z.object({
     .default(200),
   REDIS_READS_ON_FAILURE: z.enum(["open", "closed"]).default("open"),
   REDIS_WRITES_ON_FAILURE: z.enum(["open", "closed"]).default("closed"),
+  PORT: z.coerce
+    .number()
+    .int("PORT must be a whole number")
+    .min(1, "PORT must be between 1 and 65535")
+    .max(65_535, "PORT must be between 1 and 65535")
+    .default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(
+      /^(off|false|\d{1,2})$/,
+      "TRUST_PROXY must be off, or the number of proxies (0-99) in front of the app",
+    )
+    .transform((value) => (value === "off" || value === "false" ? 0 : Number(value)))
+    .default(0),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
 });
 

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import path from "node:path";
 import { freePort } from "../../test/support/redis-server";
 
-/** Instance is one `next start` process the spec started, with everything it printed. */
+/** Instance is one server process (`npm start`'s entry) the spec started, with everything it printed. */
 export interface Instance {
   name: string;
   port: number;
@@ -26,7 +26,7 @@ export interface InstanceOptions {
   startTimeoutMs?: number;
 }
 
-const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+const SERVER_ENTRY = path.join(process.cwd(), "dist", "server.mjs");
 
 /** tail returns the last `lines` lines of a log, for error messages. */
 export function tail(text: string, lines = 40): string {
@@ -34,7 +34,7 @@ export function tail(text: string, lines = 40): string {
 }
 
 /**
- * startInstance runs `next start` on a free loopback port with the build the suite uses
+ * startInstance runs the server entry (dist/server.mjs) on a free loopback port with the build the suite uses
  * (NEXT_DIST_DIR, ".next" by default) and resolves once GET /api/health answers 200. It throws,
  * with the end of the process's log, when the process exits or does not answer in time; the
  * process is killed then.
@@ -42,22 +42,21 @@ export function tail(text: string, lines = 40): string {
 export async function startInstance(options: InstanceOptions): Promise<Instance> {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"],
-    {
-      cwd: process.cwd(),
-      env: {
-        ...process.env,
-        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
-        NEXT_TELEMETRY_DISABLED: "1",
-        ...options.env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-      // Its own process group, so stop() also ends anything `next start` spawns.
-      detached: true,
+  const child: ChildProcess = spawn(process.execPath, [SERVER_ENTRY], {
+    cwd: process.cwd(),
+    env: {
+      ...process.env,
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
+      NEXT_TELEMETRY_DISABLED: "1",
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ...options.env,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group, so stop() also ends anything the server spawns.
+    detached: true,
+  });
   let output = "";
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
     output += chunk;
@@ -92,7 +91,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
   let failure: string | undefined;
   for (;;) {
-    if (spawnError) failure = `could not spawn next: ${spawnError.message}`;
+    if (spawnError) failure = `could not spawn the server: ${spawnError.message}`;
     else if (instance.exitCode() !== null) failure = `exited with ${instance.exitCode()}`;
     if (failure) break;
     try {

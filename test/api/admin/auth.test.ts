@@ -19,6 +19,7 @@ import { POST as createPlan, GET as listPlans } from "@/app/api/admin/plans/rout
 import { POST as login, DELETE as logout, GET as whoami } from "@/app/api/admin/session/route";
 import { GET as traffic } from "@/app/api/admin/traffic/route";
 import { listAudit } from "@/db/queries/audit";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/route/client-address";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { adminRequest, params, signIn } from "./admin-support";
 
@@ -108,11 +109,15 @@ describe("signing in and out", () => {
   });
 
   it("limits password guessing to 10 failed attempts a minute per address", async () => {
-    const attempt = (password = "guess") =>
+    const attempt = (password = "guess", forwardedFor = "203.0.113.9") =>
       login(
         new Request("http://test/api/admin/session", {
           method: "POST",
-          headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
+          headers: {
+            "content-type": "application/json",
+            [CLIENT_ADDRESS_HEADER]: "198.51.100.4",
+            "x-forwarded-for": forwardedFor,
+          },
           body: JSON.stringify({ password }),
         }),
       );
@@ -122,6 +127,8 @@ describe("signing in and out", () => {
     const refused = await attempt();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(6);
+    // Regression: a new X-Forwarded-For per attempt no longer makes a new address.
+    expect((await attempt("guess", "192.0.2.77")).status).toBe(429);
     t.clock.advance(6_000);
     expect((await attempt()).status).toBe(401);
   });

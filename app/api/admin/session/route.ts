@@ -1,12 +1,9 @@
 import { SESSION_COOKIE } from "@/lib/auth/operator";
 import { json, parseBody, problem } from "@/lib/http";
+import { clientAddressOf } from "@/lib/route/client-address";
 import { cookieValue } from "@/lib/route/operator";
 import { getRuntime } from "@/lib/runtime";
 import { loginSchema } from "@/lib/schemas/session.schema";
-
-function clientAddress(request: Request): string {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "local";
-}
 
 function sessionCookie(request: Request, value: string, maxAgeSeconds: number): string {
   const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
@@ -21,11 +18,12 @@ export function GET(request: Request): Response {
 
 /**
  * POST /api/admin/session signs the operator in with the admin password. Failed attempts are
- * limited to 10 a minute per client address; successful ones cost nothing.
+ * limited to 10 a minute per client address (the socket's, or with TRUST_PROXY the one the
+ * trusted proxies saw); successful ones cost nothing.
  */
 export async function POST(request: Request): Promise<Response> {
   const runtime = getRuntime();
-  const address = clientAddress(request);
+  const address = clientAddressOf(request);
   const guard = runtime.loginLimiter.peekWithDetails(address);
   if (!guard.allowed) {
     const retry = String(Math.max(1, Math.ceil(guard.retryAfterMs / 1000)));
