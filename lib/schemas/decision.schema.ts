@@ -10,27 +10,28 @@ export const MAX_BATCH_DECISIONS = 1_000;
  * 1 by default) and `peek` (decide without taking, false by default).
  */
 export const decisionRequestSchema = z
-  .object({
-    key: z
-      .string({ error: "key must be a string" })
-      .min(1, "key must not be empty")
-      .max(256, "key must be at most 256 characters")
-      .optional(),
-    customerId: z
-      .number({ error: "customerId must be a number" })
-      .int("customerId must be a whole number")
-      .positive("customerId must be positive")
-      .max(Number.MAX_SAFE_INTEGER, "customerId is too large")
-      .optional(),
-    operation: z.enum(OPERATIONS, { error: "operation must be read or write" }),
-    cost: z
-      .number({ error: "cost must be a number" })
-      .int("cost must be a whole number")
-      .positive("cost must be positive")
-      .max(Number.MAX_SAFE_INTEGER, "cost is too large")
-      .default(1),
-    peek: z.boolean({ error: "peek must be true or false" }).default(false),
-  })
+  .object(
+    {
+      key: z
+        .string({ error: "key must be a string" })
+        .min(1, "key must not be empty")
+        .max(256, "key must be at most 256 characters")
+        .optional(),
+      customerId: z
+        .number({ error: "customerId must be a number" })
+        .int("customerId must be a whole number (a safe integer)")
+        .positive("customerId must be positive")
+        .optional(),
+      operation: z.enum(OPERATIONS, { error: "operation must be read or write" }),
+      cost: z
+        .number({ error: "cost must be a number" })
+        .int("cost must be a whole number (a safe integer)")
+        .positive("cost must be positive")
+        .default(1),
+      peek: z.boolean({ error: "peek must be true or false" }).default(false),
+    },
+    { error: "Send a JSON object" },
+  )
   .strict()
   .check((ctx) => {
     const { key, customerId } = ctx.value;
