@@ -75,6 +75,7 @@ export function seed(databasePath: string, adminPassword: string): Fixture {
 export interface Floor {
   url: string;
   port: number;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -102,6 +103,7 @@ export async function startFloor(root: string, kind: string, arg?: string): Prom
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    pid: child.pid ?? 0,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
       await exited;

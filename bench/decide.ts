@@ -59,23 +59,19 @@ async function expectOk(target: Target, describe: (body: string) => string | und
 const allowed = (body: string) =>
   (JSON.parse(body) as { allowed?: boolean }).allowed === true ? undefined : "not allowed";
 
-async function singleDecisions(base: string, fixture: Fixture, root: string, dir: string) {
+async function singleDecisions(server: NextServer, fixture: Fixture, root: string, dir: string) {
+  const base = server.url;
   const headers = { authorization: `Bearer ${fixture.token}`, "content-type": "application/json" };
   const body = JSON.stringify({ key: fixture.single, operation: "read" });
   const plane: Target = {
     name: "data plane",
+    pid: server.pid,
     url: `${base}/api/v1/decisions`,
     method: "POST",
     headers,
     body,
   };
-  const next: Target = {
-    name: "Next route",
-    url: `${base}/api/bench/decisions`,
-    method: "POST",
-    headers,
-    body,
-  };
+  const next: Target = { ...plane, name: "Next route", url: `${base}/api/bench/decisions` };
   // The floor answers a real decision's answer, byte for byte.
   const answer = await expectOk(plane, allowed);
   await expectOk(next, allowed);
@@ -86,6 +82,7 @@ async function singleDecisions(base: string, fixture: Fixture, root: string, dir
     const floor: Target = {
       ...plane,
       name: "floor (bare node:http)",
+      pid: floorProcess.pid,
       url: `${floorProcess.url}/api/v1/decisions`,
     };
     return await compare([plane, floor, next]);
@@ -94,10 +91,11 @@ async function singleDecisions(base: string, fixture: Fixture, root: string, dir
   }
 }
 
-async function batches(base: string, fixture: Fixture): Promise<Map<string, Summary>> {
+async function batches(server: NextServer, fixture: Fixture): Promise<Map<string, Summary>> {
   const target: Target = {
     name: "batch of 100",
-    url: `${base}/api/v1/decisions/batch`,
+    pid: server.pid,
+    url: `${server.url}/api/v1/decisions/batch`,
     method: "POST",
     headers: { authorization: `Bearer ${fixture.token}`, "content-type": "application/json" },
     body: JSON.stringify({ decisions: fixture.batch.map((key) => ({ key, operation: "read" })) }),
@@ -111,19 +109,26 @@ async function batches(base: string, fixture: Fixture): Promise<Map<string, Summ
   return compare([target]);
 }
 
-async function gateway(base: string, fixture: Fixture, upstream: Floor, root: string) {
+async function gateway(server: NextServer, fixture: Fixture, upstream: Floor, root: string) {
   const headers = { authorization: `Bearer ${fixture.gateway}` };
   const proxy = await startFloor(root, "proxy-floor", String(upstream.port));
   try {
     const targets: Target[] = [
-      { name: "gateway", url: `${base}/gw/items`, method: "GET", headers },
+      { name: "gateway", pid: server.pid, url: `${server.url}/gw/items`, method: "GET", headers },
       {
         name: "proxy floor (bare node:http)",
+        pid: proxy.pid,
         url: `${proxy.url}/gw/items`,
         method: "GET",
         headers,
       },
-      { name: "upstream directly", url: `${upstream.url}/items`, method: "GET", headers },
+      {
+        name: "upstream directly",
+        pid: upstream.pid,
+        url: `${upstream.url}/items`,
+        method: "GET",
+        headers,
+      },
     ];
     for (const target of targets) await expectOk(target, () => undefined);
     return await compare(targets);
@@ -166,6 +171,11 @@ function report(
   const toNext = plane.reqPerSec / next.reqPerSec;
   check(v, "single decisions vs the floor", toFloor >= 0.5, `${fmt(toFloor, 2)}x (target >= 0.5x)`);
   check(v, "single decisions vs a Next route", toNext >= 10, `${fmt(toNext, 1)}x (target >= 10x)`);
+  v.lines.push(
+    `       CPU per request: data plane ${fmt(plane.cpuUs, 1)} µs, floor ${fmt(floor.cpuUs, 1)} µs ` +
+      `(${fmt(floor.cpuUs / plane.cpuUs, 2)}x), Next route ${fmt(next.cpuUs, 1)} µs ` +
+      `(${fmt(next.cpuUs / plane.cpuUs, 1)}x the data plane's)`,
+  );
 
   const b = get(batch, "batch of 100");
   printSummaries("batches (POST /api/v1/decisions/batch, 100 decisions each)", batch, "batches/s");
@@ -175,6 +185,10 @@ function report(
     "decisions in batches of 100",
     perSecond >= 100_000,
     `${fmt(perSecond)} per s (target >= 100,000)`,
+  );
+  v.lines.push(
+    `       CPU per decision in a batch: ${fmt(b.cpuUs / 100, 1)} µs ` +
+      `(${fmt(1e6 / (b.cpuUs / 100))} decisions per CPU-second)`,
   );
 
   printSummaries("the gateway (GET /gw/items)", gw);
@@ -187,6 +201,10 @@ function report(
     "gateway vs the proxy floor",
     gwToFloor >= 0.8,
     `${fmt(gwToFloor, 2)}x (target >= 0.8x)`,
+  );
+  v.lines.push(
+    `       CPU per request: gateway ${fmt(g.cpuUs, 1)} µs, proxy floor ${fmt(p.cpuUs, 1)} µs ` +
+      `(${fmt(p.cpuUs / g.cpuUs, 2)}x), upstream ${fmt(d.cpuUs, 1)} µs`,
   );
   const added = g.p99Ms - d.p99Ms;
   check(v, "gateway p99 added over direct", added < 5, `${fmt(added, 2)} ms (target < 5 ms)`);
@@ -257,9 +275,9 @@ async function main(): Promise<void> {
         `${CONNECTIONS} connections, ${RUN_SECONDS} s runs in mirrored order after warm-ups; ` +
         `buckets ${redis ? `in Redis (${redis.url})` : "in memory"}`,
     );
-    const single = await singleDecisions(server.url, fixture, root, dir);
-    const batch = await batches(server.url, fixture);
-    const gw = await gateway(server.url, fixture, upstream, root);
+    const single = await singleDecisions(server, fixture, root, dir);
+    const batch = await batches(server, fixture);
+    const gw = await gateway(server, fixture, upstream, root);
     const trips = redis ? await roundTrips(server.url, fixture, redis) : undefined;
     const verdicts = report(single, batch, gw, trips);
     console.log(`\n${verdicts.lines.join("\n")}`);
