@@ -14,7 +14,7 @@ const env = getEnv();
 // The runtime first: it migrates and seeds the database and prints the one-time secrets, and
 // Next's route handlers find it on globalThis.
 const runtime = getRuntime();
-const dataPlane = createDataPlane(runtime, dataPlaneOptionsOf(env));
+const dataPlane = createDataPlane(runtime, { ...dataPlaneOptionsOf(env), failed });
 
 const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: process.cwd() });
 const handle = app.getRequestHandler();
@@ -30,21 +30,29 @@ function stamp(request: IncomingMessage): void {
 
 async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
   stamp(request);
-  if (dataPlane.handles(request)) return dataPlane.serve(request, response);
   await handle(request, response);
+}
+
+/** failed answers a request whose handling threw: 500 with no internals; the cause is logged. */
+function failed(request: IncomingMessage, response: ServerResponse, cause: unknown): void {
+  runtime.log.error(`${request.method} ${request.url} failed`, cause);
+  if (!response.headersSent) {
+    response.writeHead(500, { "Content-Type": "application/problem+json" });
+    response.end(JSON.stringify({ type: "about:blank", title: "Internal error", status: 500 }));
+  } else {
+    response.destroy();
+  }
 }
 
 await app.prepare();
 const server = createServer((request, response) => {
-  serve(request, response).catch((cause: unknown) => {
-    runtime.log.error(`${request.method} ${request.url} failed`, cause);
-    if (!response.headersSent) {
-      response.writeHead(500, { "Content-Type": "application/problem+json" });
-      response.end(JSON.stringify({ type: "about:blank", title: "Internal error", status: 500 }));
-    } else {
-      response.destroy();
-    }
-  });
+  // The data plane's paths never reach Next, nor make a Promise here (see lib/data-plane).
+  if (dataPlane.handles(request)) {
+    stamp(request);
+    dataPlane.serve(request, response);
+    return;
+  }
+  serve(request, response).catch((cause: unknown) => failed(request, response, cause));
 });
 server.listen(env.PORT, env.HOST, () => {
   runtime.log.info(`Listening on http://${env.HOST}:${env.PORT}${dev ? " (development)" : ""}`);
