@@ -6,6 +6,7 @@ import { rateLimitHeaders } from "@/lib/policy/headers";
 import { identityRefusal, missingKey, refusalOf } from "@/lib/policy/refusal";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import { CLIENT_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "@/lib/route/client-address";
+import { malformedPath } from "@/lib/route/request-target";
 import { operationOf } from "@/lib/vocabulary";
 import { type PlaneAnswer, problemAnswer, refusalAnswer } from "./answer";
 import type { DecisionRuntime } from "./decision-api";
@@ -50,10 +51,13 @@ export function createGateway(rt: DecisionRuntime, config: GatewayConfig): Gatew
     let rest = url.slice(GATEWAY_PREFIX.length);
     if (rest === "" || rest.startsWith("?")) rest = `/${rest}`;
     const query = rest.indexOf("?");
-    if (DOT_SEGMENT.test(query < 0 ? rest : rest.slice(0, query))) {
+    const path = query < 0 ? rest : rest.slice(0, query);
+    if (DOT_SEGMENT.test(path) || malformedPath(path)) {
       writeAnswer(
         response,
-        problemAnswer(400, "Invalid path", { detail: "Paths may not contain . or .. segments." }),
+        problemAnswer(400, "Invalid path", {
+          detail: "Paths must be valid percent-encoding, without . or .. segments.",
+        }),
       );
       return;
     }

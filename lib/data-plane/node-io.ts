@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { PlaneAnswer } from "./answer";
+import { API_SECURITY_HEADERS, type PlaneAnswer } from "./answer";
 
 /** BodyHandlers receive a body read by `readBody`: its text, or that it was too large, or gone. */
 export interface BodyHandlers {
@@ -56,11 +56,11 @@ export function readBody(request: IncomingMessage, maxBytes: number, on: BodyHan
 }
 
 /**
- * writeAnswer sends an answer with its Content-Length. A 413 also closes the connection: the
- * rest of an oversized body is not worth reading.
+ * writeAnswer sends an answer with its Content-Length and the API security headers. A 413 also
+ * closes the connection: the rest of an oversized body is not worth reading.
  */
 export function writeAnswer(response: ServerResponse, answer: PlaneAnswer): void {
-  const headers: Record<string, string | number> = answer.headers;
+  const headers: Record<string, string | number> = { ...API_SECURITY_HEADERS, ...answer.headers };
   headers["Content-Length"] = Buffer.byteLength(answer.body);
   if (answer.status === 413) headers.Connection = "close";
   response.writeHead(answer.status, headers);
