@@ -72,13 +72,17 @@ function serveDecisions(
   failed: Failed,
 ): void {
   if (request.method !== "POST") {
-    return writeAnswer(
+    writeAnswer(
       response,
       problemAnswer(405, "Method not allowed", { detail: "Use POST." }, { Allow: "POST" }),
     );
+    return;
   }
   const gate = admitCall(rt, request.headers.authorization, request.headers["content-type"]);
-  if (!gate.ok) return writeAnswer(response, gate.answer);
+  if (!gate.ok) {
+    writeAnswer(response, gate.answer);
+    return;
+  }
   const maxBytes = bodyLimitOf(kind);
   const write = (answer: PlaneAnswer) => writeAnswer(response, answer);
   readBody(request, maxBytes, {
@@ -114,10 +118,16 @@ export function createDataPlane(rt: DecisionRuntime, options: DataPlaneOptions =
     },
     serve(request, response) {
       const path = pathOf(request.url ?? "/");
-      if (path === DECISIONS_PATH) return serveDecisions(rt, "single", request, response, failed);
-      if (path === BATCH_PATH) return serveDecisions(rt, "batch", request, response, failed);
+      if (path === DECISIONS_PATH || path === BATCH_PATH) {
+        serveDecisions(rt, path === BATCH_PATH ? "batch" : "single", request, response, failed);
+        return;
+      }
       if (gateway) {
-        gateway(request, response).catch((cause: unknown) => failed(request, response, cause));
+        try {
+          gateway(request, response)?.catch((cause: unknown) => failed(request, response, cause));
+        } catch (cause) {
+          failed(request, response, cause);
+        }
         return;
       }
       writeAnswer(

@@ -16,7 +16,10 @@ export interface BodyHandlers {
  * Promise: on this path every allocation counts.
  */
 export function readBody(request: IncomingMessage, maxBytes: number, on: BodyHandlers): void {
-  if (Number(request.headers["content-length"]) > maxBytes) return on.tooLarge();
+  if (Number(request.headers["content-length"]) > maxBytes) {
+    on.tooLarge();
+    return;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   const done = () => {
