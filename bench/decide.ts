@@ -24,6 +24,7 @@ import { type RedisServer, startRedisServer } from "../test/support/redis-server
 import {
   CONNECTIONS,
   compare,
+  cpuAtRate,
   fmt,
   printSummaries,
   RUN_SECONDS,
@@ -33,6 +34,16 @@ import {
 import { countRoundTrips, type RoundTrips } from "./decide-redis";
 import { type Fixture, type Floor, seed, startFloor } from "./decide-setup";
 import { buildIfMissing, type NextServer, startNext } from "./next-server";
+
+/** The fixed rates (requests per second) at which CPU per request is compared. */
+const SINGLE_RATE = 2_000;
+const GATEWAY_RATE = 1_000;
+
+/** Measured is a comparison at full speed, and the CPU per request at one fixed rate. */
+interface Measured {
+  summaries: Map<string, Summary>;
+  atRate: Map<string, number>;
+}
 
 interface Verdicts {
   lines: string[];
@@ -85,7 +96,8 @@ async function singleDecisions(server: NextServer, fixture: Fixture, root: strin
       pid: floorProcess.pid,
       url: `${floorProcess.url}/api/v1/decisions`,
     };
-    return await compare([plane, floor, next]);
+    const summaries = await compare([plane, floor, next]);
+    return { summaries, atRate: await cpuAtRate([plane, floor], SINGLE_RATE) };
   } finally {
     await floorProcess.stop();
   }
@@ -131,7 +143,8 @@ async function gateway(server: NextServer, fixture: Fixture, upstream: Floor, ro
       },
     ];
     for (const target of targets) await expectOk(target, () => undefined);
-    return await compare(targets);
+    const summaries = await compare(targets);
+    return { summaries, atRate: await cpuAtRate(targets.slice(0, 2), GATEWAY_RATE) };
   } finally {
     await proxy.stop();
   }
@@ -156,11 +169,13 @@ async function roundTrips(base: string, fixture: Fixture, redis: RedisServer): P
 }
 
 function report(
-  single: Map<string, Summary>,
+  singleMeasured: Measured,
   batch: Map<string, Summary>,
-  gw: Map<string, Summary>,
+  gwMeasured: Measured,
   trips: RoundTrips | undefined,
 ): Verdicts {
+  const single = singleMeasured.summaries;
+  const gw = gwMeasured.summaries;
   const v: Verdicts = { lines: [], missed: 0 };
   const get = (m: Map<string, Summary>, name: string) => m.get(name) as Summary;
   printSummaries("single decisions (POST /api/v1/decisions)", single);
@@ -172,9 +187,15 @@ function report(
   check(v, "single decisions vs the floor", toFloor >= 0.5, `${fmt(toFloor, 2)}x (target >= 0.5x)`);
   check(v, "single decisions vs a Next route", toNext >= 10, `${fmt(toNext, 1)}x (target >= 10x)`);
   v.lines.push(
-    `       CPU per request: data plane ${fmt(plane.cpuUs, 1)} µs, floor ${fmt(floor.cpuUs, 1)} µs ` +
-      `(${fmt(floor.cpuUs / plane.cpuUs, 2)}x), Next route ${fmt(next.cpuUs, 1)} µs ` +
-      `(${fmt(next.cpuUs / plane.cpuUs, 1)}x the data plane's)`,
+    `       CPU per request at full speed: data plane ${fmt(plane.cpuUs, 1)} µs, floor ` +
+      `${fmt(floor.cpuUs, 1)} µs (${fmt(floor.cpuUs / plane.cpuUs, 2)}x), Next route ` +
+      `${fmt(next.cpuUs, 1)} µs (${fmt(next.cpuUs / plane.cpuUs, 1)}x the data plane's)`,
+  );
+  const planeAtRate = singleMeasured.atRate.get("data plane") ?? Number.NaN;
+  const floorAtRate = singleMeasured.atRate.get("floor (bare node:http)") ?? Number.NaN;
+  v.lines.push(
+    `       CPU per request at ${fmt(SINGLE_RATE)} req/s: data plane ${fmt(planeAtRate, 1)} µs, ` +
+      `floor ${fmt(floorAtRate, 1)} µs (${fmt(floorAtRate / planeAtRate, 2)}x)`,
   );
 
   const b = get(batch, "batch of 100");
@@ -203,8 +224,14 @@ function report(
     `${fmt(gwToFloor, 2)}x (target >= 0.8x)`,
   );
   v.lines.push(
-    `       CPU per request: gateway ${fmt(g.cpuUs, 1)} µs, proxy floor ${fmt(p.cpuUs, 1)} µs ` +
-      `(${fmt(p.cpuUs / g.cpuUs, 2)}x), upstream ${fmt(d.cpuUs, 1)} µs`,
+    `       CPU per request at full speed: gateway ${fmt(g.cpuUs, 1)} µs, proxy floor ` +
+      `${fmt(p.cpuUs, 1)} µs (${fmt(p.cpuUs / g.cpuUs, 2)}x), upstream ${fmt(d.cpuUs, 1)} µs`,
+  );
+  const gwAtRate = gwMeasured.atRate.get("gateway") ?? Number.NaN;
+  const proxyAtRate = gwMeasured.atRate.get("proxy floor (bare node:http)") ?? Number.NaN;
+  v.lines.push(
+    `       CPU per request at ${fmt(GATEWAY_RATE)} req/s: gateway ${fmt(gwAtRate, 1)} µs, ` +
+      `proxy floor ${fmt(proxyAtRate, 1)} µs (${fmt(proxyAtRate / gwAtRate, 2)}x)`,
   );
   const added = g.p99Ms - d.p99Ms;
   check(v, "gateway p99 added over direct", added < 5, `${fmt(added, 2)} ms (target < 5 ms)`);
