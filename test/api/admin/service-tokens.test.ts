@@ -8,6 +8,7 @@ import { listServiceTokens } from "@/db/queries/service-tokens";
 import { hashServiceToken } from "@/lib/auth/service-token";
 import { type DataPlaneServer, postJson, startDataPlane } from "../../support/data-plane";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
+import { tableRows } from "../../support/tables";
 import { adminRequest, params, signIn } from "./admin-support";
 
 let t: TestRuntime;
@@ -185,5 +186,57 @@ describe("service tokens", () => {
     );
     expect(res.status).toBe(401);
     expect((await tokens())[0].revokedAt).toBeNull();
+  });
+});
+
+describe("service tokens: hostile input", () => {
+  const PROTOTYPE_KEYS = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
+
+  it.each(PROTOTYPE_KEYS)(
+    "refuses %s as an unknown field with 400, writing nothing",
+    async (key) => {
+      const before = tableRows(t.runtime);
+      const res = await create(
+        adminRequest("/api/admin/service-tokens", {
+          cookie,
+          rawBody: `{"name":"x","scopes":["decide"],"${key}":1}`,
+        }),
+      );
+      expect(res.status).toBe(400);
+      expect((await res.json()).errors).toEqual({ [key]: ["Unknown field"] });
+      expect(tableRows(t.runtime)).toEqual(before);
+      // The decision API refuses it the same way, deciding nothing.
+      const { token } = await (await post({ name: `k-${key}`, scopes: ["decide"] })).json();
+      const decision = await postJson(
+        `${server.url}/api/v1/decisions`,
+        `{"key":"${t.demoKey}","operation":"read","${key}":1}`,
+        token,
+      );
+      expect(decision.status).toBe(400);
+      expect((await decision.json()).errors).toEqual({ [key]: ["Unknown field"] });
+      expect(t.runtime.traffic.totals(t.clock.now(), 60).get(t.demoId)).toBeUndefined();
+    },
+  );
+
+  it.each(["bad\u0000name", "tab\tname", "line\u2028separator", "lone \ud800 surrogate"])(
+    "refuses the name %j with 400 at the field",
+    async (name) => {
+      const before = tableRows(t.runtime);
+      const res = await post({ name, scopes: ["decide"] });
+      expect(res.status).toBe(400);
+      expect(Object.keys((await res.json()).errors)).toEqual(["name"]);
+      expect(tableRows(t.runtime)).toEqual(before);
+    },
+  );
+
+  it("counts a malformed session cookie as no session: 401", async () => {
+    for (const bad of ["rk_session=%E0%A4%A", "rk_session=%"]) {
+      expect((await list(adminRequest("/x", { cookie: bad }))).status).toBe(401);
+      const res = await revoke(
+        adminRequest("/x", { method: "DELETE", cookie: bad }),
+        params({ id: "1" }),
+      );
+      expect(res.status).toBe(401);
+    }
   });
 });
