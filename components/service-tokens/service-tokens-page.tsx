@@ -45,7 +45,7 @@ export function ServiceTokensPage() {
         actions={
           <button
             type="button"
-            className="btn primary"
+            className="btn primary nowrap"
             disabled={creating}
             onClick={() => {
               setRevealed(undefined);
