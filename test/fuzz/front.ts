@@ -4,9 +4,10 @@ import path from "node:path";
 import type { DiscoveredRoute } from "./discover";
 
 // What Next.js does with a request before and around a route handler, for a suite that calls
-// the handlers directly: run the app's proxy (if it has one, where its matcher matches), decode
-// the dynamic segments (a malformed escape fails there, before any handler), and turn a
-// handler that throws into the bare 500 Next would send.
+// the handlers directly: redirect a path with an empty segment or a trailing slash to its
+// normal form, run the app's proxy (if it has one, where its matcher matches), decode the
+// dynamic segments (a malformed escape fails there, before any handler), and turn a handler
+// that throws into the bare 500 Next would send.
 
 /** ProxyModule is the app's proxy.ts (or middleware.ts): its function and its matcher config. */
 export interface ProxyModule {
@@ -73,9 +74,16 @@ async function runProxy(proxy: ProxyModule, request: Request): Promise<Request |
   return new Request(request, { headers });
 }
 
+/** normalPathOf is the path Next redirects to before routing (308), or null when it routes it. */
+function normalPathOf(pathname: string): string | null {
+  if (pathname.includes("//")) return pathname.replace(/\/\/+/g, "/");
+  return pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : null;
+}
+
 /**
- * dispatch answers a request the way the app behind Next would: proxy, then the route's params
- * decoded from their raw (percent-encoded) segments, then the handler.
+ * dispatch answers a request the way the app behind Next would: Next's redirect of a path it
+ * normalizes, the proxy, the route's params decoded from their raw (percent-encoded) segments,
+ * then the handler.
  */
 export async function dispatch(
   route: DiscoveredRoute,
@@ -83,6 +91,15 @@ export async function dispatch(
   rawParams: Record<string, string>,
   proxy: ProxyModule | undefined,
 ): Promise<Answer> {
+  const url = new URL(request.url);
+  const normal = normalPathOf(url.pathname);
+  if (normal !== null) {
+    const location = `${normal}${url.search}`;
+    return {
+      response: new Response(location, { status: 308, headers: { location } }),
+      note: "Next redirected the path to its normal form: no handler ran",
+    };
+  }
   let forwarded = request;
   if (proxy) {
     const result = await runProxy(proxy, request);

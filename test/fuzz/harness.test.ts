@@ -75,6 +75,14 @@ describe("fuzz front: what Next does around a handler", () => {
     expect(bad.note).toMatch(/could not decode the \[id\]/);
   });
 
+  it("redirects an empty segment or a trailing slash before routing, as Next does", async () => {
+    const empty = await dispatch(echo, get("/api/x//y?a=1"), { id: "" }, undefined);
+    expect(empty.response.status).toBe(308);
+    expect(empty.response.headers.get("location")).toBe("/api/x/y?a=1");
+    const trailing = await dispatch(echo, get("/api/x/"), { id: "" }, undefined);
+    expect(trailing.response.headers.get("location")).toBe("/api/x");
+  });
+
   it("answers a thrown handler with a bare 500 that names the error", async () => {
     const throws = route(() => {
       throw new TypeError("boom");
