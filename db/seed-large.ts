@@ -175,8 +175,21 @@ function auditValues(action: AuditAction, random: () => number): [string | null,
         json({ operation: "write", override: null }),
       ];
     case "plan.update":
-      return [json({ description: "Before." }), json({ description: "After." })];
+      return [
+        json({ description: "For small teams." }),
+        json({ description: "For growing teams." }),
+      ];
+    case "customer.update":
+      return [json({ name: "Old name" }), json({ name: "New name" })];
+    case "customer.rotate-key":
+      return [json({ apiKeyPrefix: "rk_old0000" }), json({ apiKeyPrefix: "rk_new0000" })];
+    case "plan.create":
+    case "customer.create":
+      return [null, json({ name: "Created by the seed" })];
+    case "plan.delete":
+    case "customer.delete":
+      return [json({ name: "Deleted by the seed" }), null];
     default:
-      return [null, json({ note: "seeded" })];
+      return [null, null];
   }
 }
