@@ -17,6 +17,7 @@ export function DecisionsChart({
   formatLabel,
   label,
   height = 200,
+  legend = true,
 }: {
   bars: readonly BarPoint[];
   domain: [number, number];
@@ -25,6 +26,8 @@ export function DecisionsChart({
   formatLabel: (bar: BarPoint | undefined) => string;
   label: string;
   height?: number;
+  /** legend draws the chart's own key; off where the panel's totals already name the colours. */
+  legend?: boolean;
 }) {
   const colors = useChartColors();
   return (
@@ -62,7 +65,7 @@ export function DecisionsChart({
           cursor={{ fill: colors.cursor }}
           isAnimationActive={false}
         />
-        <Legend verticalAlign="top" height={26} iconType="square" />
+        {legend ? <Legend verticalAlign="top" height={26} iconType="square" /> : null}
         <Bar
           dataKey="allowed"
           name="Allowed"

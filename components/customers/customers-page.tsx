@@ -196,6 +196,7 @@ export function CustomersPage() {
             getRowId={(c) => String(c.id)}
             sorted={query.sort === "newest" ? undefined : SORTED_COLUMN[query.sort]}
             rowClassName={(c) => (c.status === "suspended" ? "dimmed" : undefined)}
+            reflow="wide"
           />
           <CursorPager
             label="Customer pages"

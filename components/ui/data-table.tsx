@@ -47,7 +47,7 @@ export function DataTable<T extends RowData>({
   getRowId,
   sorted,
   rowClassName,
-  reflow = true,
+  reflow = "narrow",
   footer,
 }: {
   caption: string;
@@ -56,7 +56,11 @@ export function DataTable<T extends RowData>({
   getRowId: (row: T) => string;
   sorted?: Sorted;
   rowClassName?: (row: T) => string | undefined;
-  reflow?: boolean;
+  /**
+   * reflow is below which width rows stack into cards: "narrow" (a phone, under 720 px),
+   * "wide" (under 1024 px, for tables with many controls), or false to scroll sideways instead.
+   */
+  reflow?: "narrow" | "wide" | false;
   footer?: ReactNode;
 }) {
   const table = useTable({
@@ -77,7 +81,11 @@ export function DataTable<T extends RowData>({
       className={reflow ? "table-wrap" : "table-wrap scroll"}
       {...(reflow ? {} : { role: "region", "aria-label": caption, tabIndex: 0 })}
     >
-      <table className={reflow ? "data-table reflow" : "data-table"}>
+      <table
+        className={
+          reflow ? `data-table reflow${reflow === "wide" ? " reflow-wide" : ""}` : "data-table"
+        }
+      >
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
