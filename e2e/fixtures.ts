@@ -99,9 +99,9 @@ export function screenshotPath(name: string): string {
   return process.env.UPDATE_DOCS_SCREENSHOTS === "1" ? `docs/${name}` : `test-results/${name}`;
 }
 
-/** toasts are the toasts showing on a page (sonner's). */
+/** toasts are the toasts showing on a page (sonner's), not counting one on its way out. */
 export function toasts(page: Page): Locator {
-  return page.locator("[data-sonner-toast]");
+  return page.locator('[data-sonner-toast][data-visible="true"]:not([data-removed="true"])');
 }
 
 /** AXE_TAGS are the rules the suite holds every page to: WCAG 2.2 A and AA. */
@@ -121,4 +121,15 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 /** horizontalOverflow is how many CSS pixels the page is wider than its viewport (0 when it fits). */
 export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/**
+ * pick chooses an option of a combobox (a plan or customer picker) by typing `text` into it
+ * and clicking the first option that contains it.
+ */
+export async function pick(page: Page, label: string, text: string): Promise<void> {
+  const input = page.getByRole("combobox", { name: label, exact: true });
+  await input.fill(text);
+  await page.getByRole("option").filter({ hasText: text }).first().click();
+  await expect(input).toHaveValue(new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
 }

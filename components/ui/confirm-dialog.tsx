@@ -1,7 +1,7 @@
 "use client";
 
 import * as Dialog from "@radix-ui/react-dialog";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 
 /**
  * ConfirmDialog asks before a consequential action. It is modal (Radix Dialog): focus moves to
@@ -27,6 +27,20 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
+  // The dialog mounts and unmounts with its parent's state, so it gives focus back itself: to
+  // the control that opened it, if that is still on the page.
+  const opener = useRef<Element | null>(null);
+  if (opener.current === null && typeof document !== "undefined")
+    opener.current = document.activeElement;
+  useEffect(
+    () => () => {
+      const back = opener.current;
+      setTimeout(() => {
+        if (back instanceof HTMLElement && back.isConnected) back.focus();
+      }, 0);
+    },
+    [],
+  );
   return (
     <Dialog.Root open onOpenChange={(open) => (open ? undefined : onCancel())}>
       <Dialog.Portal>
