@@ -67,6 +67,7 @@ async function main() {
     `Seeded ${LARGE_SEED.customers.toLocaleString("en-US")} customers, ${LARGE_SEED.plans} plans, ${LARGE_SEED.auditEntries.toLocaleString("en-US")} audit entries in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
   );
 
+  const loadBefore = os.loadavg()[0] as number;
   const server = await startNext(root, { DATABASE_PATH: databasePath, ADMIN_PASSWORD: PASSWORD });
   const rows: Row[] = [];
   try {
@@ -160,6 +161,9 @@ async function main() {
   }
 
   const f = (ms: number) => ms.toFixed(1);
+  console.log(
+    `\n${os.cpus().length} CPUs; load average ${loadBefore.toFixed(1)} before, ${(os.loadavg()[0] as number).toFixed(1)} after.`,
+  );
   console.log(`\n| request | first | p50 | p95 | max | body |`);
   console.log(`| --- | ---: | ---: | ---: | ---: | ---: |`);
   for (const r of rows)

@@ -114,7 +114,7 @@ test.describe("the customers list", () => {
         { operation: "read", count: 20, periodMs: 1_000 },
         { operation: "write", count: 5, periodMs: 1_000 },
       ],
-      unique("Pro"),
+      "Scale",
     );
     for (const n of ["Acme Analytics", "Acme Logistics", "Acme Robotics"]) {
       const c = await admin.createCustomer(pro.id, n);

@@ -136,7 +136,7 @@ test.describe("key inspector", () => {
         { operation: "read", count: 10, periodMs: 10_000 },
         { operation: "write", count: 3, periodMs: 60_000 },
       ],
-      unique("Phone"),
+      "Team",
     );
     const customer = await admin.createCustomer(plan.id, "Acme Mobile");
     for (let i = 0; i < 6; i++)
