@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { AUDIT_ACTIONS } from "@/lib/vocabulary";
-import { checkCursors, hasNoControlCharacters, idParam, pageParams } from "./list.schema";
+import { checkCursors, pageParams } from "./list.schema";
+import { idParam } from "./query.schema";
+import { plainText } from "./text.schema";
 
 /** timeParam is an instant in a query string, ISO 8601 with a zone ("2026-11-22T10:00:00Z"), read as ms. */
 const timeParam = z.iso
@@ -15,14 +17,14 @@ const timeParam = z.iso
 export const auditListQuerySchema = z
   .object({
     action: z.enum(AUDIT_ACTIONS, { error: "Unknown action" }).optional(),
-    actor: z
-      .string()
-      .trim()
-      .min(1, "Actor must not be blank")
-      .max(80, "Actor must be at most 80 characters")
-      .refine(hasNoControlCharacters, "Actor must not contain control characters")
-      .optional(),
-    customer: idParam.optional(),
+    actor: plainText(
+      z
+        .string({ error: "Give actor once, as text" })
+        .trim()
+        .min(1, "Actor must not be blank")
+        .max(80, "Actor must be at most 80 characters"),
+    ).optional(),
+    customer: idParam("customer").optional(),
     from: timeParam.optional(),
     to: timeParam.optional(),
     ...pageParams,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CUSTOMER_STATUSES } from "@/lib/vocabulary";
-import { type CursorKey, checkCursors, idParam, pageParams, searchParam } from "./list.schema";
+import { type CursorKey, checkCursors, pageParams, searchParam } from "./list.schema";
+import { idParam } from "./query.schema";
 
 /**
  * CUSTOMER_SORTS are the orders of the customers list: newest first (the default, so a customer
@@ -27,7 +28,7 @@ export function customerCursorFits(sort: CustomerSort, key: CursorKey): boolean 
 export const customerListQuerySchema = z
   .object({
     q: searchParam.optional(),
-    plan: idParam.optional(),
+    plan: idParam("plan").optional(),
     status: z.enum(CUSTOMER_STATUSES, { error: "Must be active or suspended" }).optional(),
     sort: z
       .enum(CUSTOMER_SORTS, { error: "Must be newest, name or traffic" })

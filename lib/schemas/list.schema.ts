@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { wholeNumberParam } from "./query.schema";
+import { plainText } from "./text.schema";
 
 // The pieces every paged list's query string shares: a page size, cursors, an id, a search.
 // The admin API validates its query with them (400 with field errors), and the dashboard reads
@@ -63,36 +65,15 @@ export const cursorParam = z
     return key;
   });
 
-/** idParam is a positive whole number in a query string ("12"), read as a number. */
-export const idParam = z
-  .string()
-  .regex(/^[1-9]\d{0,15}$/, "Must be a positive whole number")
-  .transform(Number)
-  .refine(Number.isSafeInteger, "Must be a positive whole number");
-
-/** limitParam is a page size in a query string: 1 to MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE if absent. */
-export const limitParam = z
-  .string()
-  .regex(/^\d{1,4}$/, "Must be a whole number")
-  .transform(Number)
-  .refine((n) => n >= 1 && n <= MAX_PAGE_SIZE, `Must be between 1 and ${MAX_PAGE_SIZE}`)
-  .optional()
-  .transform((n) => n ?? DEFAULT_PAGE_SIZE);
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
-
-/** hasNoControlCharacters tells whether a text is free of control characters (C0, DEL, C1). */
-export function hasNoControlCharacters(text: string): boolean {
-  return !CONTROL_CHARACTERS.test(text);
-}
-
-/** searchParam is a search text: trimmed, at most MAX_SEARCH_CHARS, no control characters; blank is absent. */
-export const searchParam = z
-  .string()
-  .max(MAX_SEARCH_CHARS, `Search at most ${MAX_SEARCH_CHARS} characters`)
-  .refine(hasNoControlCharacters, "Search must not contain control characters")
-  .transform((s) => s.trim() || undefined);
+/**
+ * searchParam is a search text: at most MAX_SEARCH_CHARS, free text (no control characters,
+ * no unpaired surrogates), trimmed; blank is absent.
+ */
+export const searchParam = plainText(
+  z
+    .string({ error: "Give q once, as text" })
+    .max(MAX_SEARCH_CHARS, `Search at most ${MAX_SEARCH_CHARS} characters`),
+).transform((s) => s.trim() || undefined);
 
 /** PageInfo is how a list answers for its page: the cursors next to it, null at either end. */
 export interface PageInfo {
@@ -108,7 +89,7 @@ export interface PageInfo {
 export const pageParams = {
   after: cursorParam.optional(),
   before: cursorParam.optional(),
-  limit: limitParam,
+  limit: wholeNumberParam("limit", 1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
 };
 
 /**
