@@ -29,3 +29,25 @@ export interface LimitShape {
 export interface LimitRow extends LimitShape {
   operation: Operation;
 }
+
+/**
+ * AUDIT_ACTIONS are the kinds of operator change the audit log records, as stored in its
+ * `action` column: the services write them, the audit filter accepts only them.
+ */
+export const AUDIT_ACTIONS = [
+  "plan.create",
+  "plan.update",
+  "plan.delete",
+  "customer.create",
+  "customer.update",
+  "customer.suspend",
+  "customer.activate",
+  "customer.rotate-key",
+  "customer.reset-buckets",
+  "customer.delete",
+  "override.set",
+  "override.clear",
+] as const;
+
+/** AuditAction is one of AUDIT_ACTIONS. */
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { OPERATIONS } from "@/lib/vocabulary";
+import { encodeCursor } from "@/lib/schemas/list.schema";
+import { AUDIT_ACTIONS, CUSTOMER_STATUSES, OPERATIONS } from "@/lib/vocabulary";
 import type { QuerySpec } from "./http-parts";
 
 // What the fuzz suite needs to know of each route: its valid bodies and query parameters, and
@@ -61,11 +62,45 @@ const item = fc.record(
   { requiredKeys: ["name"] },
 );
 const limitQuery = (max: number) => fc.integer({ min: 1, max }).map(String);
+/** cursors are cursors the lists write: a sort key ([name, id], [id], [volume or time, id]). */
+const cursor = fc
+  .oneof(
+    fc.tuple(name, fc.integer({ min: 1, max: 40 })),
+    fc.tuple(fc.integer({ min: 1, max: 40 })),
+    fc.tuple(fc.integer({ min: 0, max: 2_000_000_000_000 }), fc.integer({ min: 1, max: 40 })),
+  )
+  .map((key) => encodeCursor(key));
+const instant = fc
+  .integer({ min: 0, max: 4_102_444_800_000 })
+  .map((ms) => encodeURIComponent(new Date(ms).toISOString()));
 
 /** ROUTES is every route of app/api by "METHOD /path", with what it reads. */
 export const ROUTES: Record<string, RouteSpec> = {
-  "GET /api/admin/audit": { body: NO_BODY, query: { limit: limitQuery(200), before: ids } },
-  "GET /api/admin/customers": { body: NO_BODY },
+  "GET /api/admin/audit": {
+    body: NO_BODY,
+    query: {
+      action: fc.constantFrom(...AUDIT_ACTIONS),
+      actor: name.map(encodeURIComponent),
+      customer: ids,
+      from: instant,
+      to: instant,
+      after: cursor,
+      before: cursor,
+      limit: limitQuery(200),
+    },
+  },
+  "GET /api/admin/customers": {
+    body: NO_BODY,
+    query: {
+      q: name.map(encodeURIComponent),
+      plan: ids,
+      status: fc.constantFrom(...CUSTOMER_STATUSES),
+      sort: fc.constantFrom("newest", "name", "traffic"),
+      after: cursor,
+      before: cursor,
+      limit: limitQuery(200),
+    },
+  },
   "POST /api/admin/customers": { body: fc.record({ name, planId }) },
   "GET /api/admin/customers/[id]": { body: NO_BODY },
   "PATCH /api/admin/customers/[id]": {
