@@ -1,11 +1,15 @@
 export {
   Buckets,
   bucketKey,
-  combineRedis,
+  DecisionBatcher,
+  MAX_BATCH,
   type RedisClient,
+  type RedisKey,
+} from "./batch";
+export {
+  combineRedis,
   RedisCombinedLimiter,
   RedisDecider,
-  type RedisKey,
   RedisLimiter,
   type RedisLimiterOptions,
 } from "./redis-limiter";

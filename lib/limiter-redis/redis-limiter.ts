@@ -1,4 +1,3 @@
-import { Cluster, type Redis } from "ioredis";
 import { type Clock, Limit } from "@/lib/limiter";
 import { assertTokens } from "@/lib/limiter/decider";
 import type {
@@ -10,16 +9,8 @@ import type {
   WaitOptions,
 } from "@/lib/limiter/types";
 import { waitUntilAllowed } from "@/lib/limiter/wait";
-import { DECIDE, DECIDE_SHA } from "./script";
-
-/**
- * RedisClient is the connection the limiter runs its script on: one Redis server (or a primary
- * with replicas), or a Redis Cluster.
- */
-export type RedisClient = Redis | Cluster;
-
-/** RedisKey is what a key func of the Redis limiter may return: it becomes part of a Redis key. */
-export type RedisKey = string | number;
+import { Buckets, batcherOf, type RedisClient, type RedisKey } from "./batch";
+import { bucketPattern, deleteMatching } from "./keys";
 
 /** RedisLimiterOptions configure a RedisLimiter. */
 export interface RedisLimiterOptions {
@@ -33,47 +24,6 @@ export interface RedisLimiterOptions {
    * milliseconds: readings are rounded down). It is for tests: with it, keys do not expire.
    */
   clock?: Clock;
-}
-
-/**
- * Buckets is a decision's working set: each bucket's limit, key and Redis key. Equal limits of
- * the same limiter for the same key appear once.
- */
-export class Buckets {
-  readonly limits: Limit[] = [];
-  readonly keys: RedisKey[] = [];
-  readonly redisKeys: string[] = [];
-
-  get length(): number {
-    return this.limits.length;
-  }
-
-  add(prefix: string, limit: Limit, key: RedisKey): void {
-    const redisKey = bucketKey(prefix, key, limit);
-    if (this.redisKeys.includes(redisKey)) return;
-    this.limits.push(limit);
-    this.keys.push(key);
-    this.redisKeys.push(redisKey);
-  }
-}
-
-/**
- * bucketKey names one bucket in Redis: `<prefix>:{<key>}:<count>/<periodMs>`. The braces make
- * the key a Redis Cluster hash tag, so every bucket of one key lives in one slot and a decision
- * over them runs as one script.
- */
-export function bucketKey(prefix: string, key: RedisKey, limit: Limit): string {
-  return `${prefix}:{${key}}:${limit.id}`;
-}
-
-/**
- * The glob pattern that matches every bucket of `key` (or, without a key, of the prefix). With
- * a key it also matches keys that continue it with "}:" (key "a" matches "rk:{a}:x}:1/1" of key
- * "a}:x"): `forget` filters those out. Without one, the "{" stops prefix "rk" matching "rk:x".
- */
-function bucketPattern(prefix: string, key?: RedisKey): string {
-  const glob = (text: string) => text.replace(/[*?[\]\\]/g, "\\$&");
-  return key === undefined ? `${glob(prefix)}:{*` : `${glob(prefix)}:{${glob(String(key))}}:*`;
 }
 
 /** tokensOf is the whole number of tokens in `available` units (none when it is negative). */
@@ -98,7 +48,8 @@ function retryOf(need: number, scale: number): number {
 
 /**
  * RedisDecider implements the Limiter method set, asynchronously, over buckets kept in Redis:
- * every decision, however many limits and limiters it spans, is one script run, one round trip.
+ * every decision, however many limits and limiters it spans, is decided by one script run, one
+ * round trip, which it shares with the decisions made on the same client in the same tick.
  */
 export abstract class RedisDecider<I> {
   /** redis is the client the script runs on. */
@@ -193,22 +144,26 @@ export abstract class RedisDecider<I> {
     assertTokens(n);
     const buckets = new Buckets();
     this.gatherInto(input, buckets);
-    const args: (string | number)[] = [
-      take ? 1 : 0,
-      n,
-      this.clock ? Math.floor(this.clock.now()) : "",
-    ];
-    for (const limit of buckets.limits) args.push(limit.scale, limit.tokenUnits, limit.periodMs);
-    const reply = (await runScript(this.redis, buckets.redisKeys, args)) as number[];
-    const allowed = reply[0] === 1;
-    const now = reply[1] as number;
+    const at = this.clock ? Math.floor(this.clock.now()) : Number.NaN;
+    if (this.clock && !Number.isFinite(at)) {
+      throw new RangeError(`the clock must read a finite number of ms, got ${at}`);
+    }
+    const { reply, offset } = await batcherOf(this.redis).run(buckets, n, take, at);
+    const outcome = reply.readDoubleBE(offset);
+    if (outcome === -1) {
+      throw new Error(
+        `Redis holds something other than a bucket at ${buckets.redisKeys.join(", ")}: nothing was taken`,
+      );
+    }
+    const allowed = outcome === 1;
+    const now = reply.readDoubleBE(0);
     const consumed = allowed && take ? n : 0;
     let remaining = Number.POSITIVE_INFINITY;
     let retryAfterMs = 0;
     const list: BucketDetails<RedisKey>[] | undefined = debug ? [] : undefined;
     for (let i = 0; i < buckets.length; i++) {
       const limit = buckets.limits[i] as Limit;
-      const available = reply[i + 2] as number;
+      const available = reply.readDoubleBE(offset + 8 * (i + 1));
       const left = tokensOf(available, limit) - consumed;
       if (left < remaining) remaining = left;
       const ownAllowed = n === 0 || available >= n * limit.tokenUnits;
@@ -240,20 +195,6 @@ export abstract class RedisDecider<I> {
       retryAfterMs,
     };
     return list ? { ...details, buckets: list } : details;
-  }
-}
-
-/** runScript runs DECIDE by its SHA, loading it once when the server does not know it yet. */
-async function runScript(
-  redis: RedisClient,
-  keys: string[],
-  args: (string | number)[],
-): Promise<unknown> {
-  try {
-    return await redis.evalsha(DECIDE_SHA, keys.length, ...keys, ...args);
-  } catch (error) {
-    if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-    return redis.eval(DECIDE, keys.length, ...keys, ...args);
   }
 }
 
@@ -339,34 +280,6 @@ export class RedisLimiter<I> extends RedisDecider<I> {
   async clear(): Promise<void> {
     await deleteMatching(this.redis, bucketPattern(this.prefix));
   }
-}
-
-/**
- * deleteMatching deletes the keys that match `pattern` (and pass `keep`) and returns how many it
- * deleted. On a Cluster it scans every primary and deletes key by key, since one DEL may name
- * keys of one slot only.
- */
-async function deleteMatching(
-  redis: RedisClient,
-  pattern: string,
-  keep: (key: string) => boolean = () => true,
-): Promise<number> {
-  const nodes = redis instanceof Cluster ? redis.nodes("master") : [redis];
-  let deleted = 0;
-  for (const node of nodes) {
-    let cursor = "0";
-    do {
-      const [next, found] = await node.scan(cursor, "MATCH", pattern, "COUNT", 1000);
-      cursor = next;
-      const keys = found.filter(keep);
-      if (redis instanceof Cluster) {
-        for (const key of keys) deleted += await node.del(key);
-      } else if (keys.length > 0) {
-        deleted += await node.del(...keys);
-      }
-    } while (cursor !== "0");
-  }
-  return deleted;
 }
 
 /**
