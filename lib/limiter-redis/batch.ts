@@ -155,13 +155,24 @@ function encode(batch: readonly Queued[], at: number): { keys: string[]; args: B
   return { keys, args };
 }
 
+/**
+ * ScriptCalls are the Buffer-replying forms of EVALSHA and EVAL that ioredis defines for every
+ * command (its typings omit them): they go through its usual command path, auto-pipelining
+ * and Cluster routing included.
+ */
+interface ScriptCalls {
+  evalshaBuffer(sha: string, numkeys: number, ...keysAndArgs: (string | Buffer)[]): Promise<Buffer>;
+  evalBuffer(script: string, numkeys: number, ...keysAndArgs: (string | Buffer)[]): Promise<Buffer>;
+}
+
 /** runScript runs DECIDE by its SHA, loading it once when the server does not know it yet. */
 async function runScript(redis: RedisClient, keys: string[], args: Buffer): Promise<Buffer> {
+  const client = redis as unknown as ScriptCalls;
   try {
-    return (await redis.callBuffer("EVALSHA", DECIDE_SHA, keys.length, ...keys, args)) as Buffer;
+    return await client.evalshaBuffer(DECIDE_SHA, keys.length, ...keys, args);
   } catch (error) {
     if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-    return (await redis.callBuffer("EVAL", DECIDE, keys.length, ...keys, args)) as Buffer;
+    return client.evalBuffer(DECIDE, keys.length, ...keys, args);
   }
 }
 
