@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type DebugDetails, Limiter, limit } from "@/lib/limiter";
+import { type DebugDetails, Limiter } from "@/lib/limiter";
 import { DenyCache } from "@/lib/policy/deny-cache";
 import { customerKey, planLimitFunc, type RequestInput } from "@/lib/policy/policy-limiter";
 import { buildSnapshot, type CustomerPolicy } from "@/lib/policy/snapshot";
