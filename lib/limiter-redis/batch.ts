@@ -55,10 +55,7 @@ export interface ScriptReply {
 /** MAX_BATCH is the most decisions one script run takes: it holds Redis for their duration. */
 export const MAX_BATCH = 64;
 
-interface Queued {
-  buckets: Buckets;
-  n: number;
-  take: boolean;
+interface Queued extends BatchedDecision {
   resolve: (reply: ScriptReply) => void;
   reject: (error: unknown) => void;
 }
@@ -108,7 +105,7 @@ export class DecisionBatcher {
   private flush(): void {
     const batch = this.queue;
     this.queue = [];
-    const { keys, args } = encode(batch, this.queuedAt);
+    const { keys, args } = encodeBatch(batch, this.queuedAt);
     runScript(this.redis, keys, args).then(
       (reply) => {
         let offset = 8;
@@ -124,13 +121,25 @@ export class DecisionBatcher {
   }
 }
 
+/** BatchedDecision is what DECIDE needs of one decision: its buckets, tokens, and whether to take. */
+export interface BatchedDecision {
+  buckets: Buckets;
+  n: number;
+  take: boolean;
+}
+
 /**
- * encode lists the batch's bucket keys once each and packs the script's argument: the time,
- * then per decision its signed bucket count and per bucket the key's index, the limit's scale
- * and period, and the units wanted.
+ * encodeBatch lists a batch's bucket keys once each and packs DECIDE's argument: the time `at`
+ * (whole ms, NaN for the server's clock), then per decision its signed bucket count and per
+ * bucket the key's index, the limit's scale and period, and the units wanted.
  */
-function encode(batch: readonly Queued[], at: number): { keys: string[]; args: Buffer } {
-  const keys: string[] = [];
+export function encodeBatch(
+  batch: readonly BatchedDecision[],
+  at: number,
+): { keys: string[]; args: Buffer } {
+  // One decision's keys are distinct already: they are the script's KEYS as they are.
+  const single = batch.length === 1 ? batch[0]?.buckets.redisKeys : undefined;
+  const keys: string[] = single ?? [];
   const index = new Map<string, number>();
   let doubles = 1;
   for (const queued of batch) doubles += 1 + 4 * queued.buckets.length;
@@ -139,11 +148,16 @@ function encode(batch: readonly Queued[], at: number): { keys: string[]; args: B
   for (const { buckets, n, take } of batch) {
     offset = args.writeDoubleBE(take ? buckets.length : -buckets.length, offset);
     for (let i = 0; i < buckets.length; i++) {
-      const redisKey = buckets.redisKeys[i] as string;
-      let position = index.get(redisKey);
-      if (position === undefined) {
-        position = keys.push(redisKey);
-        index.set(redisKey, position);
+      let position = i + 1;
+      if (!single) {
+        const redisKey = buckets.redisKeys[i] as string;
+        const known = index.get(redisKey);
+        if (known === undefined) {
+          position = keys.push(redisKey);
+          index.set(redisKey, position);
+        } else {
+          position = known;
+        }
       }
       const limit = buckets.limits[i] as Limit;
       offset = args.writeDoubleBE(position, offset);
@@ -166,14 +180,12 @@ interface ScriptCalls {
 }
 
 /** runScript runs DECIDE by its SHA, loading it once when the server does not know it yet. */
-async function runScript(redis: RedisClient, keys: string[], args: Buffer): Promise<Buffer> {
+function runScript(redis: RedisClient, keys: string[], args: Buffer): Promise<Buffer> {
   const client = redis as unknown as ScriptCalls;
-  try {
-    return await client.evalshaBuffer(DECIDE_SHA, keys.length, ...keys, args);
-  } catch (error) {
+  return client.evalshaBuffer(DECIDE_SHA, keys.length, ...keys, args).catch((error: unknown) => {
     if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
     return client.evalBuffer(DECIDE, keys.length, ...keys, args);
-  }
+  });
 }
 
 const batchers = new WeakMap<RedisClient, DecisionBatcher>();

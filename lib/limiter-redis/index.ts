@@ -1,7 +1,9 @@
 export {
+  type BatchedDecision,
   Buckets,
   bucketKey,
   DecisionBatcher,
+  encodeBatch,
   MAX_BATCH,
   type RedisClient,
   type RedisKey,
