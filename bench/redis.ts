@@ -46,12 +46,11 @@ import {
   printHeader,
   printInterference,
   printLatency,
-  printRoundTrips,
   printThroughput,
   printUnexpected,
   type ThroughputCase,
 } from "./redis-report";
-import { runRoundTrips } from "./redis-round-trips";
+import { printRoundTrips, runRoundTrips } from "./redis-round-trips";
 import { type Bench, type Decide, startBench } from "./redis-setup";
 import { floodsExact, printFlood, printTargets } from "./redis-targets";
 

@@ -8,10 +8,10 @@ export {
   type RedisClient,
   type RedisKey,
 } from "./batch";
+export { RedisDecider } from "./redis-decider";
 export {
   combineRedis,
   RedisCombinedLimiter,
-  RedisDecider,
   RedisLimiter,
   type RedisLimiterOptions,
 } from "./redis-limiter";
