@@ -24,7 +24,10 @@ export interface Runtime {
   clock: Clock;
   log: Logger;
   policy: PolicyStore;
-  /** decisions decide on protected requests: in memory, or on Redis (REDIS_URL or REDIS_CLUSTER_NODES). */
+  /**
+   * decisions decide on protected requests: in memory, or on Redis (REDIS_URL, or a Redis
+   * Cluster with REDIS_CLUSTER_NODES).
+   */
   decisions: DecisionStore;
   /** limiter is the in-memory limiter: the one that decides, or Redis's stand-in. */
   limiter: Limiter<RequestInput, string>;
@@ -78,7 +81,7 @@ export interface RedisOptions {
 function connectStore(options: RedisOptions, timeoutMs: number, log: Logger) {
   const { url, clusterNodes } = options;
   if ((url === undefined) === (clusterNodes === undefined)) {
-    throw new TypeError("Redis options need a url or clusterNodes, not both");
+    throw new TypeError("Redis options need exactly one of url and clusterNodes");
   }
   return url !== undefined
     ? connectRedis(url, timeoutMs, log)
