@@ -121,7 +121,9 @@ const TAKE = `
 export const DECIDE = `
 local unpackd, packd = struct.unpack, struct.pack
 local blob = ARGV[1]
-if #blob == 48 then
+-- One decision over one bucket is 6 doubles over one key; no other batch is both (five
+-- decisions over no bucket are 6 doubles too, over no key).
+if #blob == 48 and #KEYS == 1 then
   local now, m, i, scale, periodMs, need = unpackd('>dddddd', blob)
   local server = now ~= now
   local key = KEYS[1]

@@ -120,6 +120,28 @@ describe("RedisLimiter: concurrent decisions share a script run", () => {
     expect(await scriptRuns()).toBe(3);
   });
 
+  it("decides a run of decisions over no limits at all, however many", async () => {
+    // Regression: five decisions with no buckets packed into as many bytes as one decision over
+    // one bucket, and the script took them for that.
+    const clock = new FakeClock(7_000);
+    const unlimited = new RedisLimiter(redis, byInput, () => null, { clock });
+    for (const count of [1, 5, 9]) {
+      const all = await Promise.all(
+        Array.from({ length: count }, () => unlimited.allowWithDetails("k")),
+      );
+      expect(all).toEqual(
+        Array.from({ length: count }, () => ({
+          allowed: true,
+          executionTime: 7_000,
+          tokensRequested: 1,
+          tokensConsumed: 1,
+          tokensRemaining: Number.POSITIVE_INFINITY,
+          retryAfterMs: 0,
+        })),
+      );
+    }
+  });
+
   it("fails only the decision whose key holds something else, taking nothing for it", async () => {
     const clock = new FakeClock(0);
     const limiter = new RedisLimiter(redis, byInput, [limit(2, "1h"), limit(5, "1d")], { clock });
