@@ -24,9 +24,12 @@ const READ = `
     local v = redis.pcall('GET', key)
     local s, b, u, e = 0, 0, 0, 0
     if v then
-      local c = 0
-      if #v == 24 and scale >= 1e9 then c = string.byte(v) end
-      if #v == 24 and c ~= 45 and (c < 48 or c > 57) then
+      local packed = #v == 24
+      if packed and scale >= 1e9 then
+        local c = string.byte(v)
+        packed = c ~= 45 and (c < 48 or c > 57)
+      end
+      if packed then
         s = 1
         b, u, e = unpackd('>ddd', v)
       else
