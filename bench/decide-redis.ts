@@ -1,8 +1,11 @@
 import type { Redis } from "ioredis";
+import { DECIDE } from "../lib/limiter-redis/script";
 import { BATCH_SIZE } from "./decide-setup";
 
-/** The commands a decision's script runs inside Redis: not round trips of their own. */
-const SCRIPT_INNER = new Set(["time", "get", "set"]);
+/** The commands a decision's script runs inside Redis (read from the script): not round trips. */
+const SCRIPT_INNER = new Set(
+  [...DECIDE.matchAll(/redis\.p?call\('([A-Za-z]+)'/g)].map((m) => (m[1] as string).toLowerCase()),
+);
 /** The bench's own commands, left out. */
 const OWN = new Set(["info"]);
 

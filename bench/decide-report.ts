@@ -104,11 +104,12 @@ export function report(
       total(trips.single) === 1,
       `${total(trips.single)} (target 1)`,
     );
+    // Decisions of one tick share a script run (up to 64): a batch may take fewer than one each.
     check(
       v,
       "Redis round trips per batched decision",
-      total(trips.batched) === 1,
-      `${total(trips.batched)} (target 1)`,
+      total(trips.batched) > 0 && total(trips.batched) <= 1,
+      `${fmt(total(trips.batched), 3)} (target: at most 1; a batch may pipeline)`,
     );
   }
   const failed = [...single.values(), ...batch.values(), ...gw.values()].reduce(

@@ -10,12 +10,13 @@ import { consoleLogger, type Logger } from "@/lib/log";
 import { createMetrics, type Metrics } from "@/lib/metrics";
 import { generateApiKey } from "@/lib/policy/api-key";
 import { type DecisionStore, MemoryDecisionStore } from "@/lib/policy/decision-store";
+import { DEFAULT_DENY_CACHE_ENTRIES, DenyCache } from "@/lib/policy/deny-cache";
 import { createPolicyLimiter, type RequestInput } from "@/lib/policy/policy-limiter";
 import { PolicyStore } from "@/lib/policy/policy-store";
 import { PolicySync } from "@/lib/policy/policy-sync";
 import { type FailurePolicy, RedisDecisionStore } from "@/lib/policy/redis-decision-store";
 import { TrafficLog } from "@/lib/policy/traffic";
-import { connectRedis } from "@/lib/redis";
+import { connectRedis, connectRedisCluster } from "@/lib/redis";
 
 /** Runtime is the process's one set of shared state: database, policy, limiter, counters. */
 export interface Runtime {
@@ -24,7 +25,10 @@ export interface Runtime {
   clock: Clock;
   log: Logger;
   policy: PolicyStore;
-  /** decisions decide on protected requests: in memory, or on Redis with REDIS_URL. */
+  /**
+   * decisions decide on protected requests: in memory, or on Redis (REDIS_URL, or a Redis
+   * Cluster with REDIS_CLUSTER_NODES).
+   */
   decisions: DecisionStore;
   /** limiter is the in-memory limiter: the one that decides, or Redis's stand-in. */
   limiter: Limiter<RequestInput, string>;
@@ -60,15 +64,37 @@ export interface RuntimeOptions {
   usageFlushIntervalMs?: number;
 }
 
-/** RedisOptions configure the Redis store (see lib/env.ts for the variables behind them). */
+/**
+ * RedisOptions configure the Redis store (see lib/env.ts for the variables behind them): one
+ * server (`url`) or a Redis Cluster (`clusterNodes`), exactly one of them.
+ */
 export interface RedisOptions {
-  url: string;
+  /** url is one Redis server's redis:// or rediss:// URL. */
+  url?: string;
+  /** clusterNodes are URLs of Redis Cluster nodes: one is enough, the client finds the rest. */
+  clusterNodes?: readonly string[];
   prefix?: string;
   /** timeoutMs bounds each Redis call (200 ms by default). */
   timeoutMs?: number;
   failure?: FailurePolicy;
   /** decisionClock replaces the Redis server's clock: tests only. */
   decisionClock?: Clock;
+  /**
+   * denyCache is how many refusals this instance remembers until their retry-after, answering
+   * repeated requests over the limit without Redis (10,000 by default); 0 turns it off.
+   */
+  denyCache?: number;
+}
+
+/** connectStore opens the Redis connections of `options`: one server, or a cluster. */
+function connectStore(options: RedisOptions, timeoutMs: number, log: Logger) {
+  const { url, clusterNodes } = options;
+  if ((url === undefined) === (clusterNodes === undefined)) {
+    throw new TypeError("Redis options need exactly one of url and clusterNodes");
+  }
+  return url !== undefined
+    ? connectRedis(url, timeoutMs, log)
+    : connectRedisCluster(clusterNodes ?? [], timeoutMs, log);
 }
 
 /**
@@ -97,15 +123,19 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const limiter = createPolicyLimiter(clock);
   const loginLimiter = new Limiter((ip: string) => ip, limit(10, "1m"), { clock });
   let decisions: DecisionStore = new MemoryDecisionStore(limiter);
+  let denyCache: DenyCache | undefined;
   const metrics = createMetrics(
     () => limiter.size,
     () => decisions.status().redis !== "down",
+    () => denyCache?.size ?? 0,
   );
   let sync: PolicySync | undefined;
   if (options.redis) {
-    const { url, prefix = "rk", timeoutMs = 200 } = options.redis;
-    const { client, subscriber } = connectRedis(url, timeoutMs, log);
-    decisions = new RedisDecisionStore({
+    const { prefix = "rk", timeoutMs = 200 } = options.redis;
+    const denyCacheEntries = options.redis.denyCache ?? DEFAULT_DENY_CACHE_ENTRIES;
+    if (denyCacheEntries > 0) denyCache = new DenyCache(denyCacheEntries);
+    const { client, subscriber } = connectStore(options.redis, timeoutMs, log);
+    const store = new RedisDecisionStore({
       redis: client,
       prefix,
       standIn: limiter,
@@ -114,15 +144,21 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       decisionClock: options.redis.decisionClock,
       log,
       metrics,
+      denyCache,
     });
     const policySync = new PolicySync({
       publisher: client,
       subscriber,
       channel: `${prefix}:policy`,
       reload: () => policy.refresh(),
+      reset: (customerId) => store.forgetLocal(customerId),
+      caughtUp: () => store.invalidate("all"),
       log,
     });
     policy.announce = () => policySync.publish();
+    policy.changed = (customerIds) => store.invalidate(customerIds);
+    store.announceReset = (customerId) => policySync.publishReset(customerId);
+    decisions = store;
     sync = policySync;
   }
   return {
@@ -164,14 +200,17 @@ export function getRuntime(): Runtime {
     globalRef.__ratekeeperRuntime = createRuntime({
       databasePath: env.DATABASE_PATH,
       adminPassword: env.ADMIN_PASSWORD,
-      redis: env.REDIS_URL
-        ? {
-            url: env.REDIS_URL,
-            prefix: env.REDIS_PREFIX,
-            timeoutMs: env.REDIS_TIMEOUT_MS,
-            failure: { read: env.REDIS_READS_ON_FAILURE, write: env.REDIS_WRITES_ON_FAILURE },
-          }
-        : undefined,
+      redis:
+        env.REDIS_URL || env.REDIS_CLUSTER_NODES
+          ? {
+              url: env.REDIS_URL,
+              clusterNodes: env.REDIS_CLUSTER_NODES,
+              prefix: env.REDIS_PREFIX,
+              timeoutMs: env.REDIS_TIMEOUT_MS,
+              failure: { read: env.REDIS_READS_ON_FAILURE, write: env.REDIS_WRITES_ON_FAILURE },
+              denyCache: env.REDIS_DENY_CACHE === "on" ? env.REDIS_DENY_CACHE_SIZE : 0,
+            }
+          : undefined,
     });
   }
   return globalRef.__ratekeeperRuntime;

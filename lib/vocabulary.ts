@@ -31,6 +31,30 @@ export interface LimitRow extends LimitShape {
 }
 
 /**
+ * AUDIT_ACTIONS are the kinds of operator change the audit log records, as stored in its
+ * `action` column: the services write them, the audit filter accepts only them.
+ */
+export const AUDIT_ACTIONS = [
+  "plan.create",
+  "plan.update",
+  "plan.delete",
+  "customer.create",
+  "customer.update",
+  "customer.suspend",
+  "customer.activate",
+  "customer.rotate-key",
+  "customer.reset-buckets",
+  "customer.delete",
+  "override.set",
+  "override.clear",
+  "service-token.create",
+  "service-token.revoke",
+] as const;
+
+/** AuditAction is one of AUDIT_ACTIONS. */
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
  * SERVICE_TOKEN_SCOPES are what a service token may do with the decision API: `decide` takes
  * tokens from customers' buckets (and may peek); `peek` may only ask without taking.
  */

@@ -9,7 +9,7 @@ import { createDataPlane, dataPlaneOptionsOf } from "@/lib/data-plane/data-plane
 import { getEnv } from "@/lib/env";
 import { PROBLEM_CONTENT_TYPE, problemBody } from "@/lib/http";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/route/client-address";
-import { malformedPath } from "@/lib/route/request-target";
+import { MALFORMED_PATH, malformedPath } from "@/lib/route/request-target";
 import { newNonce, securityHeaders } from "@/lib/route/security-headers";
 import { getRuntime } from "@/lib/runtime";
 
@@ -54,7 +54,7 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
   secure(request, response);
   if (malformedPath(request.url ?? "/")) {
     // Regression: Next's router threw on these (`/api/admin/plans/%E0%A4%A`): a plain-text 500.
-    sendProblem(response, 400, "Malformed request path", "The path is not valid percent-encoding.");
+    sendProblem(response, MALFORMED_PATH.status, MALFORMED_PATH.title, MALFORMED_PATH.detail);
     return;
   }
   stamp(request);

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useRef, useState } from "react";
 
 type CopyState = "idle" | "copied" | "manual";
@@ -11,10 +12,13 @@ type CopyState = "idle" | "copied" | "manual";
 export function KeyReveal({
   title,
   apiKey,
+  inspectorHref,
   onDone,
 }: {
   title: string;
   apiKey: string;
+  /** inspectorHref links to the customer's inspector, if given. */
+  inspectorHref?: string;
   onDone: () => void;
 }) {
   const input = useRef<HTMLInputElement>(null);
@@ -38,7 +42,8 @@ export function KeyReveal({
       <h2>{title}</h2>
       <p>
         Copy this key now and give it to the customer. <strong>It won’t be shown again</strong>:
-        only its prefix is stored.
+        Ratekeeper keeps only a hash of it, which checks a key but cannot give it back, and its
+        first characters (the prefix) so you can tell keys apart.
       </p>
       <div className="key-line">
         <input
@@ -57,6 +62,11 @@ export function KeyReveal({
           Done
         </button>
       </div>
+      {inspectorHref ? (
+        <p className="small">
+          <Link href={inspectorHref}>Open its key inspector</Link>
+        </p>
+      ) : null}
       <p className="muted small" role="status">
         {copy === "copied"
           ? "Copied to the clipboard."

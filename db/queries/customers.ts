@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { CustomerStatus, LimitShape, Operation } from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import { customers, limitOverrides, plans } from "../schema";
@@ -22,7 +22,8 @@ export interface CustomerView {
   updatedAt: number;
 }
 
-const viewColumns = {
+/** customerViewColumns select a CustomerView (join plans on the customer's plan). */
+export const customerViewColumns = {
   id: customers.id,
   name: customers.name,
   planId: customers.planId,
@@ -34,20 +35,10 @@ const viewColumns = {
   updatedAt: customers.updatedAt,
 };
 
-/** listCustomers returns every customer, by name. */
-export function listCustomers(tx: Tx): CustomerView[] {
-  return tx
-    .select(viewColumns)
-    .from(customers)
-    .innerJoin(plans, eq(plans.id, customers.planId))
-    .orderBy(asc(customers.name), asc(customers.id))
-    .all();
-}
-
 /** getCustomer returns one customer, or undefined. */
 export function getCustomer(tx: Tx, id: number): CustomerView | undefined {
   return tx
-    .select(viewColumns)
+    .select(customerViewColumns)
     .from(customers)
     .innerJoin(plans, eq(plans.id, customers.planId))
     .where(eq(customers.id, id))

@@ -19,6 +19,8 @@ export interface CustomerPolicy {
   bucketKeys: Record<Operation, string>;
   planLimits: Record<Operation, Limit[]>;
   overrides: Partial<Record<Operation, OverridePolicy>>;
+  /** apiKeyHash is the hash of the customer's current API key (never the key). */
+  apiKeyHash: string;
 }
 
 /** PolicyRows are the stored rows a snapshot is built from. */
@@ -112,6 +114,7 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
       bucketKeys: { read: bucketKey(row.id, "read"), write: bucketKey(row.id, "write") },
       planLimits: plan.limits,
       overrides,
+      apiKeyHash: row.apiKeyHash,
     };
     byId.set(row.id, customer);
     byKeyHash.set(row.apiKeyHash, customer);
@@ -125,4 +128,36 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
     });
   }
   return { byKeyHash, byId, serviceTokens, builtAt };
+}
+
+/** limitIds names a list of limits by their ids, in order: "5/1000,100/60000". */
+function limitIds(limits: readonly Limit[]): string {
+  return limits.map((l) => l.id).join(",");
+}
+
+/** policyFingerprint is everything of a customer's policy that a decision or its key depends on. */
+function policyFingerprint(customer: CustomerPolicy): string {
+  const parts: string[] = [customer.status, String(customer.planId), customer.apiKeyHash];
+  for (const operation of Object.keys(customer.planLimits).sort() as Operation[]) {
+    const override = customer.overrides[operation];
+    parts.push(
+      `${operation}=${limitIds(customer.planLimits[operation])}`,
+      override ? `${limitIds(override.limits)}@${override.expiresAt ?? "never"}` : "-",
+    );
+  }
+  return parts.join("|");
+}
+
+/**
+ * changedCustomers lists the ids of the customers whose policy differs between two snapshots:
+ * added, removed, or with another status, plan, limits, override or API key.
+ */
+export function changedCustomers(before: PolicySnapshot, after: PolicySnapshot): number[] {
+  const changed: number[] = [];
+  for (const [id, customer] of after.byId) {
+    const was = before.byId.get(id);
+    if (!was || policyFingerprint(was) !== policyFingerprint(customer)) changed.push(id);
+  }
+  for (const id of before.byId.keys()) if (!after.byId.has(id)) changed.push(id);
+  return changed;
 }

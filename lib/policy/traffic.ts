@@ -1,4 +1,4 @@
-import type { Operation } from "@/lib/vocabulary";
+import { OPERATIONS, type Operation } from "@/lib/vocabulary";
 
 /** TrafficPoint is one second of decisions: `t` is the second's start (ms since the epoch). */
 export interface TrafficPoint {
@@ -90,6 +90,36 @@ export class TrafficLog {
         if (sec >= first && sec <= last) {
           total.allowed += s.allowed[slot] as number;
           total.denied += s.denied[slot] as number;
+        }
+      }
+      result.set(customerId, total);
+    }
+    return result;
+  }
+
+  /**
+   * totalsOf returns allowed and denied counts over the last `seconds` seconds for the given
+   * customers only (zero for those with no traffic): the cost of a page, not of every customer.
+   */
+  totalsOf(
+    now: number,
+    seconds: number,
+    customerIds: readonly number[],
+  ): Map<number, { allowed: number; denied: number }> {
+    const last = Math.floor(now / 1000);
+    const first = last - Math.min(seconds, this.windowSeconds) + 1;
+    const result = new Map<number, { allowed: number; denied: number }>();
+    for (const customerId of customerIds) {
+      const total = { allowed: 0, denied: 0 };
+      for (const operation of OPERATIONS) {
+        const s = this.series.get(`${customerId}:${operation}`);
+        if (!s) continue;
+        for (let slot = 0; slot < this.windowSeconds; slot++) {
+          const sec = s.seconds[slot] as number;
+          if (sec >= first && sec <= last) {
+            total.allowed += s.allowed[slot] as number;
+            total.denied += s.denied[slot] as number;
+          }
         }
       }
       result.set(customerId, total);

@@ -13,3 +13,10 @@ export function malformedPath(target: string): boolean {
     return true;
   }
 }
+
+/** MALFORMED_PATH is the problem the server entry answers for a path `malformedPath` refuses. */
+export const MALFORMED_PATH = {
+  status: 400,
+  title: "Malformed request path",
+  detail: "The path is not valid percent-encoding.",
+} as const;

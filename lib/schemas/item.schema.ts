@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idParamSchema } from "./params.schema";
 import { plainText } from "./text.schema";
 
 const name = plainText(
@@ -26,6 +27,9 @@ export const MAX_BULK_ITEMS = 1_000;
 export const itemBulkCreateSchema = z
   .object({ items: z.array(itemCreateSchema).min(1, "Add at least one item").max(MAX_BULK_ITEMS) })
   .strict();
+
+/** itemParamsSchema is the path of one item, `/api/v1/items/:id`. */
+export const itemParamsSchema = z.object({ id: idParamSchema });
 
 /** ItemCreate is a validated new item. */
 export type ItemCreate = z.infer<typeof itemCreateSchema>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { limitRowsSchema } from "./limit.schema";
+import { searchParam } from "./list.schema";
 import { plainText } from "./text.schema";
 
 const slug = z
@@ -36,3 +37,6 @@ export const planUpdateSchema = z
 export type PlanCreate = z.infer<typeof planCreateSchema>;
 /** PlanUpdate is a validated plan edit. */
 export type PlanUpdate = z.infer<typeof planUpdateSchema>;
+
+/** plansQuerySchema is the plans page's URL: `q` narrows the list by name or slug. */
+export const plansQuerySchema = z.object({ q: searchParam.optional() }).strict();

@@ -32,17 +32,6 @@ export const itemListQuerySchema = z
 /** benchItemsQuerySchema is the bench twin's query: the items list's, plus whose items. */
 export const benchItemsQuerySchema = itemListQuerySchema.extend({ customer: idParam("customer") });
 
-/** MAX_AUDIT_PAGE is the largest page of audit entries one request returns. */
-export const MAX_AUDIT_PAGE = 200;
-
-/** auditQuerySchema is `GET /api/admin/audit?limit=&before=`: page size (default 50), cursor. */
-export const auditQuerySchema = z
-  .object({
-    limit: wholeNumberParam("limit", 1, MAX_AUDIT_PAGE).default(50),
-    before: idParam("before").optional(),
-  })
-  .strict();
-
 /** MAX_TRAFFIC_SECONDS is the longest span of traffic kept in memory: 5 minutes, in seconds. */
 export const MAX_TRAFFIC_SECONDS = 300;
 

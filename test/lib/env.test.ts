@@ -11,8 +11,26 @@ describe("parseEnv", () => {
       REDIS_TIMEOUT_MS: 200,
       REDIS_READS_ON_FAILURE: "open",
       REDIS_WRITES_ON_FAILURE: "closed",
+      REDIS_DENY_CACHE: "on",
+      REDIS_DENY_CACHE_SIZE: 10_000,
     });
+    expect(env.REDIS_CLUSTER_NODES).toBeUndefined();
     expect(parseEnv({ REDIS_URL: "" }).REDIS_URL).toBeUndefined();
+    expect(parseEnv({ REDIS_CLUSTER_NODES: "" }).REDIS_CLUSTER_NODES).toBeUndefined();
+  });
+
+  it("reads a Redis Cluster's nodes and the deny cache's settings", () => {
+    expect(
+      parseEnv({
+        REDIS_CLUSTER_NODES: "redis://10.0.0.1:7000, rediss://user:secret@10.0.0.2:7001",
+        REDIS_DENY_CACHE: "off",
+        REDIS_DENY_CACHE_SIZE: "500",
+      }),
+    ).toMatchObject({
+      REDIS_CLUSTER_NODES: ["redis://10.0.0.1:7000", "rediss://user:secret@10.0.0.2:7001"],
+      REDIS_DENY_CACHE: "off",
+      REDIS_DENY_CACHE_SIZE: 500,
+    });
   });
 
   it("reads the Redis settings", () => {
@@ -42,6 +60,24 @@ describe("parseEnv", () => {
     [{ REDIS_TIMEOUT_MS: "0" }, "REDIS_TIMEOUT_MS: REDIS_TIMEOUT_MS must be positive"],
     [{ REDIS_TIMEOUT_MS: "1.5" }, "REDIS_TIMEOUT_MS: REDIS_TIMEOUT_MS must be a whole number"],
     [{ REDIS_WRITES_ON_FAILURE: "sometimes" }, "REDIS_WRITES_ON_FAILURE:"],
+    [
+      { REDIS_CLUSTER_NODES: "10.0.0.1:7000" },
+      'REDIS_CLUSTER_NODES: REDIS_CLUSTER_NODES must be redis:// or rediss:// URLs separated by commas, got "10.0.0.1:7000"',
+    ],
+    [{ REDIS_CLUSTER_NODES: " , " }, "REDIS_CLUSTER_NODES must name at least one node"],
+    [
+      { REDIS_URL: "redis://cache:6379", REDIS_CLUSTER_NODES: "redis://node:7000" },
+      "REDIS_CLUSTER_NODES: set REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster), not both",
+    ],
+    [{ REDIS_DENY_CACHE: "yes" }, "REDIS_DENY_CACHE: REDIS_DENY_CACHE must be on or off"],
+    [
+      { REDIS_DENY_CACHE_SIZE: "0" },
+      "REDIS_DENY_CACHE_SIZE: REDIS_DENY_CACHE_SIZE must be positive",
+    ],
+    [
+      { REDIS_DENY_CACHE_SIZE: "2.5" },
+      "REDIS_DENY_CACHE_SIZE: REDIS_DENY_CACHE_SIZE must be a whole",
+    ],
   ])("refuses %o, naming the variable", (source, message) => {
     expect(() => parseEnv(source)).toThrow(message);
   });

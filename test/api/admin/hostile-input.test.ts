@@ -132,7 +132,7 @@ describe("admin API: query parameters", () => {
     const page = await (await audit(adminRequest("/api/admin/audit?limit=1", { cookie }))).json();
     expect(page.entries).toHaveLength(1);
     const rest = await audit(
-      adminRequest(`/api/admin/audit?limit=5&before=${page.next}`, { cookie }),
+      adminRequest(`/api/admin/audit?limit=5&after=${page.next}`, { cookie }),
     );
     expect((await rest.json()).entries).toHaveLength(1);
     const span = await traffic(adminRequest("/api/admin/traffic?seconds=60", { cookie }));

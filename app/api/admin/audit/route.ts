@@ -1,16 +1,14 @@
-import { listAudit } from "@/db/queries/audit";
+import { listAuditPage } from "@/lib/admin/audit-list";
 import { json, parseQuery } from "@/lib/http";
 import { withOperator } from "@/lib/route/operator";
-import { auditQuerySchema } from "@/lib/schemas/query.schema";
+import { auditListQuerySchema } from "@/lib/schemas/audit-list.schema";
 
 /**
- * GET /api/admin/audit?limit=&before= lists operator changes, newest first: `limit` from 1 to
- * 200 (default 50), older than the entry id `before`.
+ * GET /api/admin/audit?action=&actor=&customer=&from=&to=&after=&before=&limit= lists one page
+ * of operator changes, newest first, with the cursors around it and the total matched.
  */
 export const GET = withOperator(({ request, runtime }) => {
-  const query = parseQuery(request, auditQuerySchema);
+  const query = parseQuery(request, auditListQuerySchema);
   if (!query.ok) return query.response;
-  const { limit, before } = query.data;
-  const entries = listAudit(runtime.db, { limit, beforeId: before });
-  return json({ entries, next: entries.length === limit ? (entries.at(-1)?.id ?? null) : null });
+  return json(listAuditPage(runtime.db, query.data));
 });
