@@ -81,8 +81,13 @@ test("an operator creates a service token, sees it once, copies it; it decides u
   expect(refused.status()).toBe(401);
   expect(await refused.json()).toMatchObject({ title: "Unknown service token" });
 
-  // Both changes are in the audit log.
+  // Both changes are in the audit log, in words, naming the token (linked to this page).
   await page.getByRole("link", { name: "Audit log", exact: true }).click();
-  await expect(page.getByText("service-token.revoke").first()).toBeVisible();
-  await expect(page.getByText("service-token.create").first()).toBeVisible();
+  const rows = page.getByRole("table", { name: "Audit log" }).locator("tbody tr");
+  const revoked = rows.filter({ hasText: "Service token revoked" }).filter({ hasText: name });
+  await expect(revoked).toHaveCount(1);
+  await expect(
+    rows.filter({ hasText: "Service token created" }).filter({ hasText: name }),
+  ).toHaveCount(1);
+  await expect(revoked.getByRole("link", { name })).toHaveAttribute("href", "/service-tokens");
 });
