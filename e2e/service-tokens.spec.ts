@@ -1,4 +1,4 @@
-import { expect, test, unique } from "./fixtures";
+import { expect, horizontalOverflow, seriousViolations, test, unique } from "./fixtures";
 
 test("an operator creates a service token, sees it once, copies it; it decides until revoked", async ({
   page,
@@ -77,6 +77,13 @@ test("an operator creates a service token, sees it once, copies it; it decides u
   await page.getByRole("dialog").getByRole("button", { name: "Revoke token" }).click();
   await expect(page.getByRole("row").filter({ hasText: name })).toContainText("Revoked");
   await expect(page.getByRole("button", { name: `Revoke ${name}` })).toHaveCount(0);
+  // On a phone the list stacks into one card per token: nothing wider than the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole("row").filter({ hasText: name })).toContainText("Revoked");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
+    true,
+  );
+  await page.setViewportSize({ width: 1366, height: 860 });
   const refused = await decide();
   expect(refused.status()).toBe(401);
   expect(await refused.json()).toMatchObject({ title: "Unknown service token" });
