@@ -35,6 +35,10 @@ for (const screen of SCREENS) {
     );
     const customer = await admin.createCustomer(plan.id, unique("Screen customer"));
     await admin.request.post(`/api/admin/customers/${customer.id}/reset`);
+    const token = await admin.request.post("/api/admin/service-tokens", {
+      data: { name: unique("screen-service"), scopes: ["decide", "peek"] },
+    });
+    expect(token.status()).toBe(201);
     const context = await browser.newContext({
       baseURL,
       viewport: { width: screen.width, height: screen.height },
@@ -60,6 +64,7 @@ for (const screen of SCREENS) {
         ["/customers", "Customers"],
         [`/customers?q=${encodeURIComponent(customer.name)}`, "Customers"],
         [`/customers/${customer.id}`, customer.name],
+        ["/service-tokens", "Service tokens"],
         ["/simulator", "Simulator"],
         ["/audit", "Audit log"],
       ];

@@ -47,7 +47,18 @@ export const AUDIT_ACTIONS = [
   "customer.delete",
   "override.set",
   "override.clear",
+  "service-token.create",
+  "service-token.revoke",
 ] as const;
 
 /** AuditAction is one of AUDIT_ACTIONS. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
+ * SERVICE_TOKEN_SCOPES are what a service token may do with the decision API: `decide` takes
+ * tokens from customers' buckets (and may peek); `peek` may only ask without taking.
+ */
+export const SERVICE_TOKEN_SCOPES = ["decide", "peek"] as const;
+
+/** ServiceTokenScope is "decide" or "peek". */
+export type ServiceTokenScope = (typeof SERVICE_TOKEN_SCOPES)[number];

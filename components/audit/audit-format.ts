@@ -16,6 +16,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "customer.delete": "Customer deleted",
   "override.set": "Override set",
   "override.clear": "Override cleared",
+  "service-token.create": "Service token created",
+  "service-token.revoke": "Service token revoked",
 };
 
 /** actionLabel names an action for people; an action this version does not know keeps its code. */
@@ -75,7 +77,9 @@ export function entityOf(
         ? `/plans/${entry.entityId}`
         : entry.entityType === "customer"
           ? `/customers/${entry.entityId}`
-          : undefined;
+          : entry.entityType === "service-token"
+            ? "/service-tokens"
+            : undefined;
     return { name: entry.entityName, href, gone: false };
   }
   const recorded = nameIn(entry.before) ?? nameIn(entry.after);

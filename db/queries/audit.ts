@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { AuditAction } from "../../lib/vocabulary";
 import type { Tx } from "../client";
-import { auditLog, customers, plans } from "../schema";
+import { auditLog, customers, plans, serviceTokens } from "../schema";
 import { type KeysetOrder, type KeysetPage, type KeyValue, keysetPage } from "./keyset";
 
 /** AuditEntry is one recorded operator change. */
@@ -80,7 +80,9 @@ export function pageAudit(
           entityId: auditLog.entityId,
           before: auditLog.before,
           after: auditLog.after,
-          entityName: sql<string | null>`coalesce(${customers.name}, ${plans.name})`,
+          entityName: sql<
+            string | null
+          >`coalesce(${customers.name}, ${plans.name}, ${serviceTokens.name})`,
         })
         .from(auditLog)
         .leftJoin(
@@ -90,6 +92,13 @@ export function pageAudit(
         .leftJoin(
           plans,
           and(eq(auditLog.entityType, "plan"), sql`${plans.id} = ${auditLog.entityId}`),
+        )
+        .leftJoin(
+          serviceTokens,
+          and(
+            eq(auditLog.entityType, "service-token"),
+            sql`${serviceTokens.id} = ${auditLog.entityId}`,
+          ),
         )
         .where(where)
         .orderBy(...orderBy)

@@ -1,6 +1,11 @@
 import fc from "fast-check";
 import { encodeCursor } from "@/lib/schemas/list.schema";
-import { AUDIT_ACTIONS, CUSTOMER_STATUSES, OPERATIONS } from "@/lib/vocabulary";
+import {
+  AUDIT_ACTIONS,
+  CUSTOMER_STATUSES,
+  OPERATIONS,
+  SERVICE_TOKEN_SCOPES,
+} from "@/lib/vocabulary";
 import type { QuerySpec } from "./http-parts";
 
 // What the fuzz suite needs to know of each route: its valid bodies and query parameters, and
@@ -165,6 +170,32 @@ export const ROUTES: Record<string, RouteSpec> = {
   "GET /api/admin/traffic": {
     body: NO_BODY,
     query: { seconds: limitQuery(300), customerId: ids },
+  },
+  "GET /api/admin/service-tokens": { body: NO_BODY },
+  "POST /api/admin/service-tokens": {
+    body: fc.record({
+      name,
+      scopes: fc.subarray([...SERVICE_TOKEN_SCOPES], { minLength: 1 }),
+    }),
+  },
+  "DELETE /api/admin/service-tokens/[id]": { body: NO_BODY },
+  "POST /api/bench/decisions": {
+    // The decision API's answer through a Next route: its key or id, operation, cost and peek.
+    body: fc.oneof(
+      fc.record(
+        {
+          key: fc.string({ maxLength: 40 }),
+          operation: fc.constantFrom(...OPERATIONS),
+          cost: fc.integer({ min: 1, max: 5 }),
+          peek: fc.boolean(),
+        },
+        { requiredKeys: ["key", "operation"] },
+      ),
+      fc.record({
+        customerId: fc.integer({ min: 1, max: 40 }),
+        operation: fc.constantFrom(...OPERATIONS),
+      }),
+    ),
   },
   "GET /api/bench/items": {
     body: NO_BODY,

@@ -11,7 +11,14 @@ const HOUR = 3_600_000;
 function customers(count: number, override?: { count: number; expiresAt: number | null }) {
   const snapshot = buildSnapshot(
     {
-      plans: [{ id: 1, slug: "two", limits: [{ operation: "read", count: 2, periodMs: HOUR }] }],
+      plans: [
+        {
+          id: 1,
+          slug: "two",
+          name: "Two",
+          limits: [{ operation: "read", count: 2, periodMs: HOUR }],
+        },
+      ],
       customers: Array.from({ length: count }, (_, i) => ({
         id: i + 1,
         name: `c${i + 1}`,
@@ -22,6 +29,7 @@ function customers(count: number, override?: { count: number; expiresAt: number 
       overrides: override
         ? [{ customerId: 1, operation: "read" as const, periodMs: HOUR, ...override }]
         : [],
+      serviceTokens: [],
     },
     0,
   );

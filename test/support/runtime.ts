@@ -71,6 +71,8 @@ export function createTestRuntime(
       options.redis && options.redisOnTestClock
         ? { ...options.redis, decisionClock: clock }
         : options.redis,
+    // Service tokens' last uses are written when a test flushes them, never on a timer.
+    usageFlushIntervalMs: 0,
   });
   setRuntime(runtime);
   const demoKey = lines.map((line) => DEMO_KEY_LINE.exec(line)?.[1]).find(Boolean);

@@ -78,7 +78,7 @@ async function otherInstance(t: TestRuntime & { prefix: string }): Promise<Runti
 const list = (key: string) => GET(api("/api/v1/items", { key }));
 
 /** readOn decides one read for the customer on an instance, as a protected request does. */
-function readOn(rt: Runtime, customerId: number) {
+async function readOn(rt: Runtime, customerId: number) {
   const customer = rt.policy.snapshot.byId.get(customerId);
   if (!customer) throw new Error(`instance does not know customer ${customerId}`);
   return decide(rt, customer, "read", 1);
