@@ -1,0 +1,45 @@
+// The SDK cannot import the server's code (it is its own package), so it mirrors a few words of
+// the server: these tests hold the mirror to the original.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { bearerToken } from "@/lib/policy/api-key";
+import { STATUS_OF_REASON } from "@/lib/policy/decide";
+import { OPERATIONS as APP_OPERATIONS, operationOf as appOperationOf } from "@/lib/vocabulary";
+import { bearerKey, DECISION_REASONS, OPERATIONS, operationOf } from "@/sdk/src/index";
+
+describe("the SDK's words are the server's", () => {
+  it("has the server's decision reasons", () => {
+    expect([...DECISION_REASONS].sort()).toEqual(Object.keys(STATUS_OF_REASON).sort());
+  });
+
+  it("has the server's operations", () => {
+    expect(OPERATIONS).toEqual(APP_OPERATIONS);
+  });
+
+  it("maps every method to the server's operation", () => {
+    for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"]) {
+      expect(operationOf(method), method).toBe(appOperationOf(method));
+    }
+  });
+
+  it("reads a Bearer key exactly as the server does, whatever the Authorization field", () => {
+    const field = fc.oneof(
+      fc.string(),
+      fc
+        .tuple(
+          fc.constantFrom("Bearer", "bearer", "BEARER", "Basic", "Bearerx", ""),
+          fc.constantFrom(" ", "\t", "  ", "", " \t"),
+          fc.string(),
+          fc.constantFrom("", " ", "\t", " x"),
+        )
+        .map((parts) => parts.join("")),
+    );
+    fc.assert(
+      fc.property(field, (header) => {
+        expect(bearerKey(header)).toBe(bearerToken(header));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(bearerKey(null)).toBe(bearerToken(null));
+  });
+});
