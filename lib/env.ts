@@ -40,6 +40,29 @@ const envSchema = z.object({
     )
     .transform((value) => (value === "off" || value === "false" ? 0 : Number(value)))
     .default(0),
+  GATEWAY_UPSTREAM: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z
+      .string()
+      .trim()
+      .regex(
+        /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
+        "GATEWAY_UPSTREAM must be an http:// or https:// URL (with an optional path, no query)",
+      )
+      .transform((value) => value.replace(/\/+$/, ""))
+      .optional(),
+  ),
+  GATEWAY_TIMEOUT_MS: z.coerce
+    .number()
+    .int("GATEWAY_TIMEOUT_MS must be a whole number of milliseconds")
+    .positive("GATEWAY_TIMEOUT_MS must be positive")
+    .default(30_000),
+  GATEWAY_MAX_BODY: z.coerce
+    .number()
+    .int("GATEWAY_MAX_BODY must be a whole number of bytes")
+    .min(0, "GATEWAY_MAX_BODY must be 0 or more")
+    .max(Number.MAX_SAFE_INTEGER, "GATEWAY_MAX_BODY is too large")
+    .default(10 * 1024 * 1024),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
 });
 

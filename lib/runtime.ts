@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import { type Db, openDatabase } from "@/db/client";
 import { seedDemo } from "@/db/seed";
 import { OperatorAuth } from "@/lib/auth/operator";
+import { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
 import { appClock } from "@/lib/clock";
 import { getEnv } from "@/lib/env";
 import { type Clock, Limiter, limit } from "@/lib/limiter";
@@ -30,6 +31,8 @@ export interface Runtime {
   traffic: TrafficLog;
   metrics: Metrics;
   auth: OperatorAuth;
+  /** serviceTokenUsage holds service tokens' last use in memory and writes it now and then. */
+  serviceTokenUsage: ServiceTokenUsage;
   /** loginLimiter slows password guessing: 10 failed attempts a minute per client address. */
   loginLimiter: Limiter<string, string>;
   /**
@@ -49,6 +52,12 @@ export interface RuntimeOptions {
   log?: Logger;
   /** redis, when set, keeps the buckets in Redis and shares policy changes between instances. */
   redis?: RedisOptions;
+  /**
+   * usageFlushIntervalMs is how often service tokens' last uses are looked at for writing
+   * (10 s by default; each token is written at most once a minute). 0 starts no timer: tests
+   * flush by hand.
+   */
+  usageFlushIntervalMs?: number;
 }
 
 /** RedisOptions configure the Redis store (see lib/env.ts for the variables behind them). */
@@ -77,6 +86,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     log.info(`Demo customer API key (shown once, stored hashed): ${demoKey.key}`);
   }
   const auth = new OperatorAuth(db, clock, options.adminPassword, log);
+  const serviceTokenUsage = new ServiceTokenUsage(db, log);
+  const usageFlushIntervalMs = options.usageFlushIntervalMs ?? 10_000;
+  const usageTimer =
+    usageFlushIntervalMs > 0
+      ? setInterval(() => serviceTokenUsage.flush(clock.now()), usageFlushIntervalMs)
+      : undefined;
+  usageTimer?.unref();
   const policy = new PolicyStore(db, clock);
   const limiter = createPolicyLimiter(clock);
   const loginLimiter = new Limiter((ip: string) => ip, limit(10, "1m"), { clock });
@@ -120,11 +136,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     traffic: new TrafficLog(300),
     metrics,
     auth,
+    serviceTokenUsage,
     loginLimiter,
     async ready() {
       await Promise.all([decisions.ready(), sync?.subscribed]);
     },
     close() {
+      clearInterval(usageTimer);
+      serviceTokenUsage.flush(clock.now(), true);
       sync?.close();
       void decisions.close();
       limiter.close();

@@ -29,3 +29,12 @@ export interface LimitShape {
 export interface LimitRow extends LimitShape {
   operation: Operation;
 }
+
+/**
+ * SERVICE_TOKEN_SCOPES are what a service token may do with the decision API: `decide` takes
+ * tokens from customers' buckets (and may peek); `peek` may only ask without taking.
+ */
+export const SERVICE_TOKEN_SCOPES = ["decide", "peek"] as const;
+
+/** ServiceTokenScope is "decide" or "peek". */
+export type ServiceTokenScope = (typeof SERVICE_TOKEN_SCOPES)[number];

@@ -1,8 +1,10 @@
 // The server entry: one process, one runtime. It reads the socket (the client's address), answers
-// the data plane's paths itself, and hands every other request to Next. `npm start` runs its
-// build (dist/server.mjs); `npm run dev` runs it with Next in development mode.
+// the data plane's paths itself (lib/data-plane: the decision API and the gateway, on plain
+// node:http, without Next's per-request cost), and hands every other request to Next.
+// `npm start` runs its build (dist/server.mjs); `npm run dev` runs it with Next in development mode.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import next from "next";
+import { createDataPlane, dataPlaneOptionsOf } from "@/lib/data-plane/data-plane";
 import { getEnv } from "@/lib/env";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/route/client-address";
 import { getRuntime } from "@/lib/runtime";
@@ -12,6 +14,7 @@ const env = getEnv();
 // The runtime first: it migrates and seeds the database and prints the one-time secrets, and
 // Next's route handlers find it on globalThis.
 const runtime = getRuntime();
+const dataPlane = createDataPlane(runtime, dataPlaneOptionsOf(env));
 
 const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: process.cwd() });
 const handle = app.getRequestHandler();
@@ -27,6 +30,7 @@ function stamp(request: IncomingMessage): void {
 
 async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
   stamp(request);
+  if (dataPlane.handles(request)) return dataPlane.serve(request, response);
   await handle(request, response);
 }
 

@@ -5,3 +5,4 @@ export * from "./limit-overrides";
 export * from "./operator";
 export * from "./plan-limits";
 export * from "./plans";
+export * from "./service-tokens";

@@ -11,8 +11,8 @@ function seconds(ms: number): number {
   return Math.ceil(ms / 1000);
 }
 
-/** refillMs is how long a bucket with `remaining` tokens takes to be full again. */
-function refillMs(bucket: BucketDetails): number {
+/** refillMs is how long (ms) a bucket takes to be full again from its remaining tokens. */
+export function refillMs(bucket: BucketDetails): number {
   const { count, periodMs } = bucket.limit;
   return ((count - bucket.tokensRemaining) * periodMs) / count;
 }

@@ -1,12 +1,14 @@
 import type { Db } from "@/db/client";
 import { listCustomerRows, listOverrides } from "@/db/queries/customers";
 import { listPlans } from "@/db/queries/plans";
+import { listActiveServiceTokens } from "@/db/queries/service-tokens";
 import type { Clock } from "@/lib/limiter";
 import { buildSnapshot, type PolicySnapshot } from "./snapshot";
 
 /**
- * PolicyStore holds the policy snapshot that protected requests read. `reload` rebuilds it from
- * SQLite; operators' writes call it, so requests never query the database.
+ * PolicyStore holds the policy snapshot that protected requests and the decision API read (the
+ * customers, their limits and the live service tokens). `reload` rebuilds it from SQLite;
+ * operators' writes call it, so requests never query the database.
  */
 export class PolicyStore {
   private current: PolicySnapshot;
@@ -41,6 +43,7 @@ export class PolicyStore {
       plans: listPlans(tx),
       customers: listCustomerRows(tx),
       overrides: listOverrides(tx),
+      serviceTokens: listActiveServiceTokens(tx),
     }));
     return buildSnapshot(rows, this.clock.now());
   }

@@ -1,5 +1,5 @@
 import { type Limit, limit } from "@/lib/limiter";
-import type { CustomerStatus, LimitRow, Operation } from "@/lib/vocabulary";
+import type { CustomerStatus, LimitRow, Operation, ServiceTokenScope } from "@/lib/vocabulary";
 
 /** OverridePolicy replaces a plan's limits for one operation until `expiresAt` (ms), if set. */
 export interface OverridePolicy {
@@ -14,6 +14,7 @@ export interface CustomerPolicy {
   status: CustomerStatus;
   planId: number;
   planSlug: string;
+  planName: string;
   /** bucketKeys keep read and write buckets apart even when their limits are equal. */
   bucketKeys: Record<Operation, string>;
   planLimits: Record<Operation, Limit[]>;
@@ -25,6 +26,7 @@ export interface PolicyRows {
   plans: {
     id: number;
     slug: string;
+    name: string;
     limits: LimitRow[];
   }[];
   customers: {
@@ -41,12 +43,30 @@ export interface PolicyRows {
     periodMs: number;
     expiresAt: number | null;
   }[];
+  /** serviceTokens are the tokens that are not revoked. */
+  serviceTokens: {
+    id: number;
+    name: string;
+    tokenHash: string;
+    scopes: ServiceTokenScope[];
+  }[];
 }
 
-/** PolicySnapshot indexes customers by API-key hash and by id; it is immutable once built. */
+/** ServiceTokenPolicy is what the decision API needs to know about a service token, in memory. */
+export interface ServiceTokenPolicy {
+  id: number;
+  name: string;
+  scopes: ReadonlySet<ServiceTokenScope>;
+}
+
+/**
+ * PolicySnapshot indexes customers by API-key hash and by id, and the live service tokens by
+ * hash; it is immutable once built.
+ */
 export interface PolicySnapshot {
   byKeyHash: ReadonlyMap<string, CustomerPolicy>;
   byId: ReadonlyMap<number, CustomerPolicy>;
+  serviceTokens: ReadonlyMap<string, ServiceTokenPolicy>;
   builtAt: number;
 }
 
@@ -68,7 +88,7 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
     rows.plans.map((plan) => {
       const limits: Record<Operation, Limit[]> = { read: [], write: [] };
       for (const row of plan.limits) limits[row.operation].push(limit(row.count, row.periodMs));
-      return [plan.id, { slug: plan.slug, limits }] as const;
+      return [plan.id, { slug: plan.slug, name: plan.name, limits }] as const;
     }),
   );
   const byId = new Map<number, CustomerPolicy>();
@@ -88,6 +108,7 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
       status: row.status,
       planId: row.planId,
       planSlug: plan.slug,
+      planName: plan.name,
       bucketKeys: { read: bucketKey(row.id, "read"), write: bucketKey(row.id, "write") },
       planLimits: plan.limits,
       overrides,
@@ -95,5 +116,13 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
     byId.set(row.id, customer);
     byKeyHash.set(row.apiKeyHash, customer);
   }
-  return { byKeyHash, byId, builtAt };
+  const serviceTokens = new Map<string, ServiceTokenPolicy>();
+  for (const token of rows.serviceTokens) {
+    serviceTokens.set(token.tokenHash, {
+      id: token.id,
+      name: token.name,
+      scopes: new Set(token.scopes),
+    });
+  }
+  return { byKeyHash, byId, serviceTokens, builtAt };
 }

@@ -46,3 +46,42 @@ describe("parseEnv", () => {
     expect(() => parseEnv(source)).toThrow(message);
   });
 });
+
+describe("parseEnv: the gateway", () => {
+  it("is off by default, with a 30 s timeout and a 10 MiB body limit", () => {
+    const env = parseEnv({});
+    expect(env.GATEWAY_UPSTREAM).toBeUndefined();
+    expect(env.GATEWAY_TIMEOUT_MS).toBe(30_000);
+    expect(env.GATEWAY_MAX_BODY).toBe(10_485_760);
+    expect(parseEnv({ GATEWAY_UPSTREAM: "" }).GATEWAY_UPSTREAM).toBeUndefined();
+  });
+
+  it("reads the upstream (a trailing slash dropped), the timeout and the body limit", () => {
+    expect(
+      parseEnv({
+        GATEWAY_UPSTREAM: "http://api.internal:8080/v2/",
+        GATEWAY_TIMEOUT_MS: "2500",
+        GATEWAY_MAX_BODY: "1048576",
+      }),
+    ).toMatchObject({
+      GATEWAY_UPSTREAM: "http://api.internal:8080/v2",
+      GATEWAY_TIMEOUT_MS: 2_500,
+      GATEWAY_MAX_BODY: 1_048_576,
+    });
+    expect(parseEnv({ GATEWAY_UPSTREAM: "https://10.0.0.5" }).GATEWAY_UPSTREAM).toBe(
+      "https://10.0.0.5",
+    );
+  });
+
+  it.each([
+    [{ GATEWAY_UPSTREAM: "ftp://files:21" }, "GATEWAY_UPSTREAM: GATEWAY_UPSTREAM must be an http"],
+    [{ GATEWAY_UPSTREAM: "http://api:80/?q=1" }, "GATEWAY_UPSTREAM:"],
+    [{ GATEWAY_UPSTREAM: "api.internal:8080" }, "GATEWAY_UPSTREAM:"],
+    [{ GATEWAY_TIMEOUT_MS: "0" }, "GATEWAY_TIMEOUT_MS: GATEWAY_TIMEOUT_MS must be positive"],
+    [{ GATEWAY_TIMEOUT_MS: "soon" }, "GATEWAY_TIMEOUT_MS:"],
+    [{ GATEWAY_MAX_BODY: "-1" }, "GATEWAY_MAX_BODY: GATEWAY_MAX_BODY must be 0 or more"],
+    [{ GATEWAY_MAX_BODY: "10MB" }, "GATEWAY_MAX_BODY:"],
+  ])("refuses %o, naming the variable", (source, message) => {
+    expect(() => parseEnv(source)).toThrow(message);
+  });
+});

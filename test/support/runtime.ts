@@ -64,6 +64,8 @@ export function createTestRuntime(options: { redis?: RedisOptions } = {}): TestR
     adminPassword: "test-password",
     log,
     redis: options.redis,
+    // Service tokens' last uses are written when a test flushes them, never on a timer.
+    usageFlushIntervalMs: 0,
   });
   setRuntime(runtime);
   const demoKey = lines.map((line) => DEMO_KEY_LINE.exec(line)?.[1]).find(Boolean);
