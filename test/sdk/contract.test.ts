@@ -2,14 +2,35 @@
 // the server: these tests hold the mirror to the original.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { DecisionResult } from "@/lib/data-plane/decision-result";
 import { bearerToken } from "@/lib/policy/api-key";
 import { STATUS_OF_REASON } from "@/lib/policy/decide";
+import { decisionRequestSchema, MAX_BATCH_DECISIONS } from "@/lib/schemas/decision.schema";
 import { OPERATIONS as APP_OPERATIONS, operationOf as appOperationOf } from "@/lib/vocabulary";
-import { bearerKey, DECISION_REASONS, OPERATIONS, operationOf } from "@/sdk/src/index";
+import {
+  bearerKey,
+  DECISION_REASONS,
+  type Decision,
+  MAX_BATCH,
+  MAX_KEY_LENGTH,
+  OPERATIONS,
+  operationOf,
+} from "@/sdk/src/index";
+
+// The server's answer type fits the SDK's: a type error here is a contract change.
+const fits: (result: DecisionResult) => Decision = (result) => result;
 
 describe("the SDK's words are the server's", () => {
   it("has the server's decision reasons", () => {
     expect([...DECISION_REASONS].sort()).toEqual(Object.keys(STATUS_OF_REASON).sort());
+  });
+
+  it("has the server's batch size and longest key", () => {
+    expect(MAX_BATCH).toBe(MAX_BATCH_DECISIONS);
+    const key = (length: number) =>
+      decisionRequestSchema.safeParse({ key: "k".repeat(length), operation: "read" }).success;
+    expect([key(MAX_KEY_LENGTH), key(MAX_KEY_LENGTH + 1)]).toEqual([true, false]);
+    expect(typeof fits).toBe("function");
   });
 
   it("has the server's operations", () => {
