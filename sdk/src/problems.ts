@@ -4,7 +4,7 @@ import type { Problem, RateLimitHeaders } from "./types.js";
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
 /** BEARER_CHALLENGE is the WWW-Authenticate field of every 401: the client must send a Bearer key. */
-export const BEARER_CHALLENGE = 'Bearer realm="api"';
+export const BEARER_CHALLENGE = 'Bearer realm="ratekeeper"';
 
 /** missingKeyProblem is the 401 body for a request that names no customer (no Bearer key). */
 export function missingKeyProblem(): Problem {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { DecisionResult } from "@/lib/data-plane/decision-result";
 import { bearerToken } from "@/lib/policy/api-key";
 import { STATUS_OF_REASON } from "@/lib/policy/decide";
+import { BEARER_CHALLENGE, identityRefusal, missingKey } from "@/lib/policy/refusal";
 import { decisionRequestSchema, MAX_BATCH_DECISIONS } from "@/lib/schemas/decision.schema";
 import { OPERATIONS as APP_OPERATIONS, operationOf as appOperationOf } from "@/lib/vocabulary";
 import {
@@ -16,6 +17,11 @@ import {
   OPERATIONS,
   operationOf,
 } from "@/sdk/src/index";
+import {
+  missingKeyProblem,
+  BEARER_CHALLENGE as SDK_BEARER_CHALLENGE,
+  unknownKeyProblem,
+} from "@/sdk/src/problems";
 
 // The server's answer type fits the SDK's: a type error here is a contract change.
 const fits: (result: DecisionResult) => Decision = (result) => result;
@@ -31,6 +37,12 @@ describe("the SDK's words are the server's", () => {
       decisionRequestSchema.safeParse({ key: "k".repeat(length), operation: "read" }).success;
     expect([key(MAX_KEY_LENGTH), key(MAX_KEY_LENGTH + 1)]).toEqual([true, false]);
     expect(typeof fits).toBe("function");
+  });
+
+  it("answers the refusals it makes itself as the server does", () => {
+    expect(missingKeyProblem()).toEqual(missingKey().body);
+    expect(unknownKeyProblem()).toEqual(identityRefusal("unknown_key").body);
+    expect(SDK_BEARER_CHALLENGE).toBe(BEARER_CHALLENGE["WWW-Authenticate"]);
   });
 
   it("has the server's operations", () => {
