@@ -9,6 +9,7 @@ const LINKS = [
   { href: "/overview", label: "Overview" },
   { href: "/plans", label: "Plans" },
   { href: "/customers", label: "Customers" },
+  { href: "/service-tokens", label: "Service tokens" },
   { href: "/simulator", label: "Simulator" },
   { href: "/audit", label: "Audit log" },
 ];

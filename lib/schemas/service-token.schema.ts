@@ -5,12 +5,14 @@ import { SERVICE_TOKEN_SCOPES } from "@/lib/vocabulary";
 export const serviceTokenCreateSchema = z
   .object({
     name: z
-      .string()
+      .string({ error: "Name is required" })
       .trim()
       .min(1, "Name is required")
       .max(80, "Name must be at most 80 characters"),
     scopes: z
-      .array(z.enum(SERVICE_TOKEN_SCOPES, { error: "Unknown scope: decide or peek" }))
+      .array(z.enum(SERVICE_TOKEN_SCOPES, { error: "Unknown scope: decide or peek" }), {
+        error: "Choose at least one scope",
+      })
       .min(1, "Choose at least one scope")
       .refine((scopes) => new Set(scopes).size === scopes.length, "Name each scope once"),
   })
