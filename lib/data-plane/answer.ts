@@ -8,12 +8,12 @@ export interface PlaneAnswer {
   body: string;
 }
 
-/** jsonAnswer is a JSON answer that no cache may keep (decisions change with every request). */
-export function jsonAnswer(status: number, value: unknown): PlaneAnswer {
+/** jsonAnswer is a JSON answer (already written) that no cache may keep: decisions change. */
+export function jsonAnswer(status: number, json: string): PlaneAnswer {
   return {
     status,
     headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
-    body: JSON.stringify(value),
+    body: json,
   };
 }
 

@@ -23,7 +23,12 @@ import {
   refusalAnswer,
   tooLargeAnswer,
 } from "./answer";
-import { type DecisionResult, resultOfIdentity, resultOfVerdict } from "./decision-result";
+import {
+  type DecisionResult,
+  decisionResultJson,
+  resultOfIdentity,
+  resultOfVerdict,
+} from "./decision-result";
 import { authenticateService, missingScope } from "./service-auth";
 
 /** DECISION_BODY_LIMIT is the largest body of one decision: 64 KiB. */
@@ -112,15 +117,29 @@ function identityOf(snapshot: PolicySnapshot, request: DecisionRequest): Identit
     : identifyById(snapshot, request.customerId as number);
 }
 
-/** decideOne makes one decision through the app's one decision path and describes it. */
-async function decideOne(
+/**
+ * decideOne makes one decision through the app's one decision path and describes it: at once
+ * in memory, with a Promise on Redis.
+ */
+function decideOne(
   rt: DecisionRuntime,
   identity: Identity,
   request: DecisionRequest,
-): Promise<DecisionResult> {
+): DecisionResult | Promise<DecisionResult> {
   const { operation, cost, peek } = request;
   if (!identity.ok) return resultOfIdentity(identity.reason, identity.customer, operation, cost);
-  return resultOfVerdict(await decide(rt, identity.customer, operation, cost, { peek }));
+  const verdict = decide(rt, identity.customer, operation, cost, { peek });
+  return verdict instanceof Promise ? verdict.then(resultOfVerdict) : resultOfVerdict(verdict);
+}
+
+/** resultsAnswer is the 200 of one decision, or of a batch's decisions in order. */
+function resultsAnswer(results: DecisionResult | DecisionResult[]): PlaneAnswer {
+  return jsonAnswer(
+    200,
+    Array.isArray(results)
+      ? `{"results":[${results.map(decisionResultJson).join(",")}]}`
+      : decisionResultJson(results),
+  );
 }
 
 /** answerDecision answers POST /api/v1/decisions: 200 with the decision, or the refusal of the call. */
@@ -133,7 +152,8 @@ export async function answerDecision(
   const request = accepted.data;
   const refused = scopeRefusal(accepted.token, [request]);
   if (refused) return refused;
-  return jsonAnswer(200, await decideOne(rt, identityOf(rt.policy.snapshot, request), request));
+  const result = decideOne(rt, identityOf(rt.policy.snapshot, request), request);
+  return resultsAnswer(result instanceof Promise ? await result : result);
 }
 
 /**
@@ -150,6 +170,7 @@ export async function answerBatch(rt: DecisionRuntime, call: DecisionCall): Prom
   if (refused) return refused;
   const snapshot = rt.policy.snapshot;
   const byKey = new Map<string, Identity>();
+  let pending = false;
   const results = decisions.map((request) => {
     let identity: Identity;
     if (request.key === undefined) identity = identityOf(snapshot, request);
@@ -158,7 +179,9 @@ export async function answerBatch(rt: DecisionRuntime, call: DecisionCall): Prom
       identity = known ?? identityOf(snapshot, request);
       if (!known) byKey.set(request.key, identity);
     }
-    return decideOne(rt, identity, request);
+    const result = decideOne(rt, identity, request);
+    pending ||= result instanceof Promise;
+    return result;
   });
-  return jsonAnswer(200, { results: await Promise.all(results) });
+  return resultsAnswer(pending ? await Promise.all(results) : (results as DecisionResult[]));
 }

@@ -82,23 +82,36 @@ function reasonOf(decision: Decision): DecisionReason {
  * decide is the one decision path of the app: it takes `cost` tokens from the customer's buckets
  * for `operation` in one all-or-nothing decision and records it (the decision counter and the
  * traffic log), unless the store was unavailable or the caller only peeks. Every caller (the
- * protected routes, the dashboard's test request) goes through here and maps the reason with
- * `statusOf`, so none can answer differently.
+ * protected routes, the decision API, the gateway, the dashboard's test request) goes through
+ * here and maps the reason with `statusOf`, so none can answer differently. It answers at once
+ * when the store does (in memory) and with a Promise when the store does (Redis): callers await
+ * it, and a batch of in-memory decisions makes no Promise at all.
  */
-export async function decide(
+export function decide(
   ctx: DecisionContext,
   customer: CustomerPolicy,
   operation: Operation,
   cost: number,
   options: DecideOptions = {},
-): Promise<Verdict> {
+): Verdict | Promise<Verdict> {
   const now = ctx.clock.now();
   const input: RequestInput = { customer, operation, now };
-  const decision = options.peek
-    ? await ctx.decisions.peek(input, cost)
-    : await ctx.decisions.decide(input, cost);
+  const peek = options.peek === true;
+  const decision = peek ? ctx.decisions.peek(input, cost) : ctx.decisions.decide(input, cost);
+  return decision instanceof Promise
+    ? decision.then((made) => record(ctx, input, cost, peek, made))
+    : record(ctx, input, cost, peek, decision);
+}
+
+function record(
+  ctx: DecisionContext,
+  { customer, operation, now }: RequestInput,
+  cost: number,
+  peek: boolean,
+  decision: Decision,
+): Verdict {
   const reason = reasonOf(decision);
-  if (!options.peek && reason !== "store_unavailable") {
+  if (!peek && reason !== "store_unavailable") {
     ctx.metrics.decision(customer.planSlug, operation, decision.details.allowed);
     ctx.traffic.record(customer.id, operation, decision.details.allowed, now);
   }
