@@ -23,7 +23,7 @@ export const UPSTREAM_BODY = JSON.stringify({
   next: null,
 });
 
-function decisionFloor(port: number, bodyFile: string): http.Server {
+function decisionFloor(bodyFile: string): http.Server {
   const body = readFileSync(bodyFile);
   return http.createServer((request, response) => {
     request.on("data", () => {});
@@ -91,7 +91,7 @@ function main(): void {
   const [kind, portArg, arg] = process.argv.slice(2);
   const port = Number(portArg);
   let server: http.Server;
-  if (kind === "decision-floor" && arg) server = decisionFloor(port, arg);
+  if (kind === "decision-floor" && arg) server = decisionFloor(arg);
   else if (kind === "upstream") server = upstream();
   else if (kind === "proxy-floor" && arg) server = proxyFloor(Number(arg));
   else throw new Error(`usage: decide-floors.ts decision-floor|upstream|proxy-floor <port> [arg]`);

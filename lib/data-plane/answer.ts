@@ -1,5 +1,17 @@
-import type { FieldErrors } from "@/lib/http";
+import { type FieldErrors, PROBLEM_CONTENT_TYPE } from "@/lib/http";
 import type { Refusal } from "@/lib/policy/refusal";
+
+/**
+ * API_SECURITY_HEADERS are the security headers of every answer the data plane writes itself
+ * (lib/route/security-headers.ts has the pages'): no content may be sniffed, framed, or run.
+ * An answer the gateway passes on from the upstream keeps the upstream's own.
+ */
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+  "X-Content-Type-Options": "nosniff",
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "no-referrer",
+};
 
 /** PlaneAnswer is a data-plane response before it is written: status, fields, and the body's text. */
 export interface PlaneAnswer {
@@ -27,7 +39,7 @@ export function problemAnswer(
   return {
     status,
     headers: {
-      "Content-Type": "application/problem+json",
+      "Content-Type": PROBLEM_CONTENT_TYPE,
       "Cache-Control": "no-store",
       ...headers,
     },
@@ -40,7 +52,7 @@ export function refusalAnswer(refusal: Refusal): PlaneAnswer {
   return {
     status: refusal.status,
     headers: {
-      "Content-Type": "application/problem+json",
+      "Content-Type": PROBLEM_CONTENT_TYPE,
       "Cache-Control": "no-store",
       ...refusal.headers,
     },

@@ -1,14 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Env } from "@/lib/env";
-import { problemAnswer } from "./answer";
+import { type PlaneAnswer, problemAnswer, tooLargeAnswer } from "./answer";
 import {
-  answerBatch,
-  answerDecision,
-  type DecisionCall,
+  admitCall,
+  answerBody,
+  bodyLimitOf,
+  type DecisionKind,
   type DecisionRuntime,
 } from "./decision-api";
 import { createGateway, GATEWAY_PREFIX, type GatewayConfig } from "./gateway";
-import { BodyAborted, readBody, writeAnswer } from "./node-io";
+import { readBody, writeAnswer } from "./node-io";
 
 /** DECISIONS_PATH and BATCH_PATH are the decision API's routes. */
 export const DECISIONS_PATH = "/api/v1/decisions";
@@ -20,12 +21,17 @@ export const BATCH_PATH = "/api/v1/decisions/batch";
  */
 export interface DataPlane {
   handles(request: IncomingMessage): boolean;
-  serve(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  serve(request: IncomingMessage, response: ServerResponse): void;
 }
 
-/** DataPlaneOptions: the gateway's configuration, when GATEWAY_UPSTREAM is set. */
+/** Failed answers a request whose handling threw (a bug): the server entry's 500. */
+export type Failed = (request: IncomingMessage, response: ServerResponse, cause: unknown) => void;
+
+/** DataPlaneOptions: the gateway's configuration (when GATEWAY_UPSTREAM is set), and `failed`. */
 export interface DataPlaneOptions {
   gateway?: GatewayConfig;
+  /** failed answers what threw (a bug); without it the response is cut. */
+  failed?: Failed;
 }
 
 /** dataPlaneOptionsOf reads the data plane's settings from the validated environment. */
@@ -52,13 +58,50 @@ function isGateway(path: string): boolean {
   );
 }
 
-function callOf(request: IncomingMessage): DecisionCall {
-  return {
-    authorization: request.headers.authorization,
-    contentType: request.headers["content-type"],
-    read: (maxBytes) => readBody(request, maxBytes),
-  };
+/**
+ * serveDecisions answers a call to the decision API: 405, 401, 415 and 413 before the body is
+ * read, then `answerBody`. In memory nothing here makes a Promise (with Redis, a decision does):
+ * in a process that also runs Next, whose async context tracking taxes every Promise, that is
+ * a good part of a decision's cost.
+ */
+function serveDecisions(
+  rt: DecisionRuntime,
+  kind: DecisionKind,
+  request: IncomingMessage,
+  response: ServerResponse,
+  failed: Failed,
+): void {
+  if (request.method !== "POST") {
+    writeAnswer(
+      response,
+      problemAnswer(405, "Method not allowed", { detail: "Use POST." }, { Allow: "POST" }),
+    );
+    return;
+  }
+  const gate = admitCall(rt, request.headers.authorization, request.headers["content-type"]);
+  if (!gate.ok) {
+    writeAnswer(response, gate.answer);
+    return;
+  }
+  const maxBytes = bodyLimitOf(kind);
+  const write = (answer: PlaneAnswer) => writeAnswer(response, answer);
+  readBody(request, maxBytes, {
+    tooLarge: () => write(tooLargeAnswer(maxBytes)),
+    aborted: () => response.destroy(),
+    text: (text) => {
+      try {
+        const answer = answerBody(rt, kind, gate.token, text);
+        if (answer instanceof Promise) {
+          answer.then(write, (cause: unknown) => failed(request, response, cause));
+        } else write(answer);
+      } catch (cause) {
+        failed(request, response, cause);
+      }
+    },
+  });
 }
+
+const cut: Failed = (_request, response) => response.destroy();
 
 /**
  * createDataPlane builds the data plane over the process's runtime: the decision API
@@ -67,39 +110,32 @@ function callOf(request: IncomingMessage): DecisionCall {
  */
 export function createDataPlane(rt: DecisionRuntime, options: DataPlaneOptions = {}): DataPlane {
   const gateway = options.gateway ? createGateway(rt, options.gateway) : undefined;
+  const failed = options.failed ?? cut;
   return {
     handles(request) {
       const path = pathOf(request.url ?? "/");
       return path === DECISIONS_PATH || path === BATCH_PATH || isGateway(path);
     },
-    async serve(request, response) {
+    serve(request, response) {
       const path = pathOf(request.url ?? "/");
-      if (isGateway(path)) {
-        if (gateway) return gateway(request, response);
-        return writeAnswer(
-          response,
-          problemAnswer(404, "Gateway not configured", {
-            detail: "Set GATEWAY_UPSTREAM to the API the gateway fronts.",
-          }),
-        );
+      if (path === DECISIONS_PATH || path === BATCH_PATH) {
+        serveDecisions(rt, path === BATCH_PATH ? "batch" : "single", request, response, failed);
+        return;
       }
-      if (request.method !== "POST") {
-        return writeAnswer(
-          response,
-          problemAnswer(405, "Method not allowed", { detail: "Use POST." }, { Allow: "POST" }),
-        );
+      if (gateway) {
+        try {
+          gateway(request, response)?.catch((cause: unknown) => failed(request, response, cause));
+        } catch (cause) {
+          failed(request, response, cause);
+        }
+        return;
       }
-      try {
-        const answer =
-          path === BATCH_PATH
-            ? await answerBatch(rt, callOf(request))
-            : await answerDecision(rt, callOf(request));
-        writeAnswer(response, answer);
-      } catch (error) {
-        // The client left mid-body: there is nobody to answer.
-        if (error instanceof BodyAborted) response.destroy();
-        else throw error;
-      }
+      writeAnswer(
+        response,
+        problemAnswer(404, "Gateway not configured", {
+          detail: "Set GATEWAY_UPSTREAM to the API the gateway fronts.",
+        }),
+      );
     },
   };
 }

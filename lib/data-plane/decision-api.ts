@@ -42,41 +42,36 @@ export interface DecisionRuntime extends DecisionContext {
   serviceTokenUsage: ServiceTokenUsage;
 }
 
-/** BodyRead is a request body read as text, or the reason it was not. */
-export type BodyRead = { ok: true; text: string } | { ok: false; tooLarge: true };
+/** DecisionKind is which route was called: one decision, or a batch. */
+export type DecisionKind = "single" | "batch";
 
-/** DecisionCall is an HTTP request to the decision API, whatever server received it. */
-export interface DecisionCall {
-  authorization: string | undefined;
-  contentType: string | undefined;
-  /** read reads the body, refusing one over `maxBytes` (without reading it, when it says so). */
-  read(maxBytes: number): Promise<BodyRead>;
+/** bodyLimitOf is the largest body a route reads, in bytes. */
+export function bodyLimitOf(kind: DecisionKind): number {
+  return kind === "batch" ? BATCH_BODY_LIMIT : DECISION_BODY_LIMIT;
 }
+
+/** Gate is the service token of a call that may send its body, or the answer that refuses it. */
+export type Gate = { ok: true; token: ServiceTokenPolicy } | { ok: false; answer: PlaneAnswer };
 
 const JSON_TYPE = /^application\/json[ \t]*(;|$)/i;
 
-type Accepted<T> =
-  | { ok: true; token: ServiceTokenPolicy; data: T }
-  | { ok: false; answer: PlaneAnswer };
-
 /**
- * accept checks a call in order (service token 401, media type 415, size 413, JSON and fields
- * 400) and returns the validated body. Nothing here takes a token from any bucket.
+ * admitCall checks what a call says before its body is read: its service token (401) and its
+ * media type (415). Nothing here takes a token from any bucket.
  */
-async function accept<S extends z.ZodType>(
+export function admitCall(
   rt: DecisionRuntime,
-  call: DecisionCall,
-  schema: S,
-  maxBytes: number,
-): Promise<Accepted<z.infer<S>>> {
+  authorization: string | undefined,
+  contentType: string | undefined,
+): Gate {
   const auth = authenticateService(
     rt.policy.snapshot,
     rt.serviceTokenUsage,
     rt.clock,
-    call.authorization,
+    authorization,
   );
   if (!auth.ok) return { ok: false, answer: refusalAnswer(auth.refusal) };
-  if (!call.contentType || !JSON_TYPE.test(call.contentType)) {
+  if (!contentType || !JSON_TYPE.test(contentType)) {
     return {
       ok: false,
       answer: problemAnswer(415, "Unsupported media type", {
@@ -84,17 +79,21 @@ async function accept<S extends z.ZodType>(
       }),
     };
   }
-  const body = await call.read(maxBytes);
-  if (!body.ok) return { ok: false, answer: tooLargeAnswer(maxBytes) };
+  return auth;
+}
+
+type Parsed<T> = { ok: true; data: T } | { ok: false; answer: PlaneAnswer };
+
+function parse<S extends z.ZodType>(text: string, schema: S): Parsed<z.infer<S>> {
   let value: unknown;
   try {
-    value = JSON.parse(body.text);
+    value = JSON.parse(text);
   } catch {
     return { ok: false, answer: invalidAnswer({ "": ["Body must be valid JSON"] }) };
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) return { ok: false, answer: invalidAnswer(fieldErrorsOf(parsed.error)) };
-  return { ok: true, token: auth.token, data: parsed.data };
+  return { ok: true, data: parsed.data };
 }
 
 /** scopeRefusal is the 403 for a token that may not make these decisions, or null. */
@@ -132,41 +131,40 @@ function decideOne(
   return verdict instanceof Promise ? verdict.then(resultOfVerdict) : resultOfVerdict(verdict);
 }
 
-/** resultsAnswer is the 200 of one decision, or of a batch's decisions in order. */
-function resultsAnswer(results: DecisionResult | DecisionResult[]): PlaneAnswer {
-  return jsonAnswer(
-    200,
-    Array.isArray(results)
-      ? `{"results":[${results.map(decisionResultJson).join(",")}]}`
-      : decisionResultJson(results),
-  );
+function singleAnswer(result: DecisionResult): PlaneAnswer {
+  return jsonAnswer(200, decisionResultJson(result));
 }
 
-/** answerDecision answers POST /api/v1/decisions: 200 with the decision, or the refusal of the call. */
-export async function answerDecision(
-  rt: DecisionRuntime,
-  call: DecisionCall,
-): Promise<PlaneAnswer> {
-  const accepted = await accept(rt, call, decisionRequestSchema, DECISION_BODY_LIMIT);
-  if (!accepted.ok) return accepted.answer;
-  const request = accepted.data;
-  const refused = scopeRefusal(accepted.token, [request]);
-  if (refused) return refused;
-  const result = decideOne(rt, identityOf(rt.policy.snapshot, request), request);
-  return resultsAnswer(result instanceof Promise ? await result : result);
+function batchAnswer(results: DecisionResult[]): PlaneAnswer {
+  return jsonAnswer(200, `{"results":[${results.map(decisionResultJson).join(",")}]}`);
 }
 
 /**
- * answerBatch answers POST /api/v1/decisions/batch: every item is validated first (one bad item
- * refuses the batch, nothing decided), then each is decided on its own, all started at once (so
- * with Redis they go out pipelined) and answered in order. One snapshot serves the whole batch,
- * and a key is hashed once however often it appears.
+ * answerBody answers an admitted call from its body's text: 400 for bad JSON or fields, 403
+ * for a token that may not, else 200 with the decision (or a batch's, in order). Each decision
+ * goes through the app's one decision path; in memory the answer comes at once, with Redis as a
+ * Promise. A batch is validated whole first (one bad item refuses it, nothing decided), then
+ * each item is decided on its own, all started at once (so with Redis they go out pipelined);
+ * one snapshot serves the whole batch, and a key is hashed once however often it appears.
  */
-export async function answerBatch(rt: DecisionRuntime, call: DecisionCall): Promise<PlaneAnswer> {
-  const accepted = await accept(rt, call, decisionBatchSchema, BATCH_BODY_LIMIT);
-  if (!accepted.ok) return accepted.answer;
-  const { decisions } = accepted.data;
-  const refused = scopeRefusal(accepted.token, decisions);
+export function answerBody(
+  rt: DecisionRuntime,
+  kind: DecisionKind,
+  token: ServiceTokenPolicy,
+  text: string,
+): PlaneAnswer | Promise<PlaneAnswer> {
+  if (kind === "single") {
+    const parsed = parse(text, decisionRequestSchema);
+    if (!parsed.ok) return parsed.answer;
+    const refused = scopeRefusal(token, [parsed.data]);
+    if (refused) return refused;
+    const result = decideOne(rt, identityOf(rt.policy.snapshot, parsed.data), parsed.data);
+    return result instanceof Promise ? result.then(singleAnswer) : singleAnswer(result);
+  }
+  const parsed = parse(text, decisionBatchSchema);
+  if (!parsed.ok) return parsed.answer;
+  const { decisions } = parsed.data;
+  const refused = scopeRefusal(token, decisions);
   if (refused) return refused;
   const snapshot = rt.policy.snapshot;
   const byKey = new Map<string, Identity>();
@@ -183,5 +181,36 @@ export async function answerBatch(rt: DecisionRuntime, call: DecisionCall): Prom
     pending ||= result instanceof Promise;
     return result;
   });
-  return resultsAnswer(pending ? await Promise.all(results) : (results as DecisionResult[]));
+  return pending
+    ? Promise.all(results).then(batchAnswer)
+    : batchAnswer(results as DecisionResult[]);
+}
+
+/** BodyRead is a request body read as text, or the reason it was not. */
+export type BodyRead = { ok: true; text: string } | { ok: false; tooLarge: true };
+
+/** DecisionCall is an HTTP request to the decision API, whatever server received it. */
+export interface DecisionCall {
+  authorization: string | undefined;
+  contentType: string | undefined;
+  /** read reads the body, refusing one over `maxBytes` (without reading it, when it says so). */
+  read(maxBytes: number): Promise<BodyRead>;
+}
+
+/**
+ * answerCall answers a whole call to the decision API, in order: 401, 415, 413 (over the
+ * route's body limit), then `answerBody`. The data plane runs the same steps without a Promise
+ * where it can; a Next route handler (the benchmark's) calls this.
+ */
+export async function answerCall(
+  rt: DecisionRuntime,
+  kind: DecisionKind,
+  call: DecisionCall,
+): Promise<PlaneAnswer> {
+  const gate = admitCall(rt, call.authorization, call.contentType);
+  if (!gate.ok) return gate.answer;
+  const maxBytes = bodyLimitOf(kind);
+  const body = await call.read(maxBytes);
+  if (!body.ok) return tooLargeAnswer(maxBytes);
+  return answerBody(rt, kind, gate.token, body.text);
 }

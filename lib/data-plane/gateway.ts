@@ -2,10 +2,12 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import https from "node:https";
 import { bearerToken } from "@/lib/policy/api-key";
 import { decide, identify, type Verdict } from "@/lib/policy/decide";
+import type { Decision } from "@/lib/policy/decision-store";
 import { rateLimitHeaders } from "@/lib/policy/headers";
 import { identityRefusal, missingKey, refusalOf } from "@/lib/policy/refusal";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import { CLIENT_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "@/lib/route/client-address";
+import { malformedPath } from "@/lib/route/request-target";
 import { operationOf } from "@/lib/vocabulary";
 import { type PlaneAnswer, problemAnswer, refusalAnswer } from "./answer";
 import type { DecisionRuntime } from "./decision-api";
@@ -28,8 +30,11 @@ export interface GatewayConfig {
 // A path with a dot segment could climb above the upstream's base path.
 const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$)/i;
 
-/** Gateway forwards admitted requests to the upstream and streams the answers back. */
-export type Gateway = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+/**
+ * Gateway forwards admitted requests to the upstream and streams the answers back; it returns
+ * a Promise only when the decision is made in Redis.
+ */
+export type Gateway = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
 
 /**
  * createGateway returns the gateway: each request under /gw/ is authenticated with the
@@ -45,44 +50,50 @@ export function createGateway(rt: DecisionRuntime, config: GatewayConfig): Gatew
     : new http.Agent({ keepAlive: true, scheduling: "lifo" });
   const basePath = config.upstream.pathname.replace(/\/+$/, "");
 
-  return async (request, response) => {
+  const forwarding = { agent, secure, config };
+  return (request, response) => {
     const url = request.url ?? "/";
     let rest = url.slice(GATEWAY_PREFIX.length);
     if (rest === "" || rest.startsWith("?")) rest = `/${rest}`;
     const query = rest.indexOf("?");
-    if (DOT_SEGMENT.test(query < 0 ? rest : rest.slice(0, query))) {
+    const path = query < 0 ? rest : rest.slice(0, query);
+    if (DOT_SEGMENT.test(path) || malformedPath(path)) {
       writeAnswer(
         response,
-        problemAnswer(400, "Invalid path", { detail: "Paths may not contain . or .. segments." }),
+        problemAnswer(400, "Invalid path", {
+          detail: "Paths must be valid percent-encoding, without . or .. segments.",
+        }),
       );
       return;
     }
     const key = bearerToken(request.headers.authorization ?? null);
-    if (!key) return writeAnswer(response, refusalAnswer(missingKey()));
+    if (!key) {
+      writeAnswer(response, refusalAnswer(missingKey()));
+      return;
+    }
     const identity = identify(rt.policy.snapshot, key);
-    if (!identity.ok) return writeAnswer(response, refusalAnswer(identityRefusal(identity.reason)));
+    if (!identity.ok) {
+      writeAnswer(response, refusalAnswer(identityRefusal(identity.reason)));
+      return;
+    }
     const { customer } = identity;
     const operation = operationOf(request.method ?? "GET");
 
     if (Number(request.headers["content-length"]) > config.maxBodyBytes) {
       // Refused before deciding, like a protected route's bad body: no token is taken.
-      const peeked = await rt.decisions.peek({ customer, operation, now: rt.clock.now() });
-      return writeAnswer(
-        response,
-        tooLarge(config.maxBodyBytes, rateLimitHeaders(operation, peeked.details)),
-      );
+      const refuse = ({ details }: Decision) =>
+        writeAnswer(response, tooLarge(config.maxBodyBytes, rateLimitHeaders(operation, details)));
+      const peeked = rt.decisions.peek({ customer, operation, now: rt.clock.now() });
+      return peeked instanceof Promise ? peeked.then(refuse) : refuse(peeked);
     }
-    const verdict = await decide(rt, customer, operation, 1);
-    const refused = refusalOf(verdict);
-    if (refused) return writeAnswer(response, refusalAnswer(refused));
-    forward(request, response, {
-      customer,
-      verdict,
-      path: basePath + rest,
-      agent,
-      secure,
-      config,
-    });
+    const admit = (verdict: Verdict) => {
+      const refused = refusalOf(verdict);
+      if (refused) writeAnswer(response, refusalAnswer(refused));
+      else forward(request, response, { ...forwarding, customer, verdict, path: basePath + rest });
+    };
+    // In memory the decision comes at once, and no Promise is made (see data-plane.ts).
+    const verdict = decide(rt, customer, operation, 1);
+    return verdict instanceof Promise ? verdict.then(admit) : admit(verdict);
   };
 }
 

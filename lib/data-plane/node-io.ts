@@ -1,67 +1,71 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { PlaneAnswer } from "./answer";
-import type { BodyRead } from "./decision-api";
+import { API_SECURITY_HEADERS, type PlaneAnswer } from "./answer";
 
-/** BodyAborted is thrown by `readBody` when the client goes away mid-body: nobody to answer. */
-export class BodyAborted extends Error {}
-
-/**
- * readBody reads a request's body as UTF-8 text, up to `maxBytes`. A body that declares more in
- * Content-Length is refused before a byte is read; one that turns out longer stops being read
- * (the answer then closes the connection).
- */
-export function readBody(request: IncomingMessage, maxBytes: number): Promise<BodyRead> {
-  const declared = Number(request.headers["content-length"]);
-  if (declared > maxBytes) return Promise.resolve({ ok: false, tooLarge: true });
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = () => {
-      request.off("data", onData);
-      request.off("end", onEnd);
-      request.off("error", onError);
-      request.off("close", onClose);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        done();
-        resolve({ ok: false, tooLarge: true });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      done();
-      resolve({ ok: true, text: Buffer.concat(chunks, size).toString("utf8") });
-    };
-    const onError = (error: Error) => {
-      done();
-      reject(new BodyAborted("The request body could not be read", { cause: error }));
-    };
-    const onClose = () => {
-      if (request.complete) return;
-      done();
-      reject(new BodyAborted("The client closed the connection mid-body"));
-    };
-    request.on("data", onData);
-    request.on("end", onEnd);
-    request.on("error", onError);
-    request.on("close", onClose);
-  });
+/** BodyHandlers receive a body read by `readBody`: its text, or that it was too large, or gone. */
+export interface BodyHandlers {
+  text(text: string): void;
+  tooLarge(): void;
+  /** aborted: the client went away mid-body; there is nobody to answer. */
+  aborted(): void;
 }
 
 /**
- * writeAnswer sends an answer with its Content-Length. A 413 also closes the connection: the
- * rest of an oversized body is not worth reading.
+ * readBody reads a request's body as UTF-8 text, up to `maxBytes`, and calls one handler once.
+ * A body that declares more in Content-Length is refused before a byte is read; one that turns
+ * out longer stops being read (the answer then closes the connection). Callbacks, not a
+ * Promise: on this path every allocation counts.
+ */
+export function readBody(request: IncomingMessage, maxBytes: number, on: BodyHandlers): void {
+  if (Number(request.headers["content-length"]) > maxBytes) {
+    on.tooLarge();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const done = () => {
+    request.off("data", onData);
+    request.off("end", onEnd);
+    request.off("error", onGone);
+    request.off("close", onClose);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) {
+      done();
+      on.tooLarge();
+      return;
+    }
+    chunks.push(chunk);
+  };
+  const onEnd = () => {
+    done();
+    on.text(
+      chunks.length === 1
+        ? (chunks[0] as Buffer).toString("utf8")
+        : Buffer.concat(chunks, size).toString("utf8"),
+    );
+  };
+  const onGone = () => {
+    done();
+    on.aborted();
+  };
+  const onClose = () => {
+    if (!request.complete) onGone();
+  };
+  request.on("data", onData);
+  request.on("end", onEnd);
+  request.on("error", onGone);
+  request.on("close", onClose);
+}
+
+/**
+ * writeAnswer sends an answer with its Content-Length and the API security headers. A 413 also
+ * closes the connection: the rest of an oversized body is not worth reading.
  */
 export function writeAnswer(response: ServerResponse, answer: PlaneAnswer): void {
-  const body = Buffer.from(answer.body, "utf8");
-  const headers: Record<string, string | number> = {
-    ...answer.headers,
-    "Content-Length": body.length,
-  };
+  const headers: Record<string, string | number> = { ...API_SECURITY_HEADERS, ...answer.headers };
+  headers["Content-Length"] = Buffer.byteLength(answer.body);
   if (answer.status === 413) headers.Connection = "close";
   response.writeHead(answer.status, headers);
-  response.end(body);
+  response.end(answer.body);
 }

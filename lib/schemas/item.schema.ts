@@ -1,10 +1,9 @@
 import { z } from "zod";
+import { plainText } from "./text.schema";
 
-const name = z
-  .string()
-  .trim()
-  .min(1, "Name is required")
-  .max(200, "Name must be at most 200 characters");
+const name = plainText(
+  z.string().trim().min(1, "Name is required").max(200, "Name must be at most 200 characters"),
+);
 const quantity = z
   .number()
   .int("Quantity must be a whole number")

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { limitRowsSchema } from "./limit.schema";
+import { plainText } from "./text.schema";
 
 const slug = z
   .string()
@@ -7,12 +8,13 @@ const slug = z
   .min(1, "Slug is required")
   .max(40, "Slug must be at most 40 characters")
   .regex(/^[a-z0-9][a-z0-9-]*$/, "Use lowercase letters, digits and dashes");
-const name = z
-  .string()
-  .trim()
-  .min(1, "Name is required")
-  .max(80, "Name must be at most 80 characters");
-const description = z.string().trim().max(500, "Description must be at most 500 characters");
+const name = plainText(
+  z.string().trim().min(1, "Name is required").max(80, "Name must be at most 80 characters"),
+);
+const description = plainText(
+  z.string().trim().max(500, "Description must be at most 500 characters"),
+  "block",
+);
 
 /** planCreateSchema is the body that creates a plan with its limits. */
 export const planCreateSchema = z

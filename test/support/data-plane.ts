@@ -23,16 +23,17 @@ export async function startDataPlane(
   runtime: Runtime,
   options: DataPlaneOptions = {},
 ): Promise<DataPlaneServer> {
-  const plane = createDataPlane(runtime, options);
+  const plane = createDataPlane(runtime, {
+    ...options,
+    failed: (_request, response, cause) => {
+      if (!response.headersSent) response.writeHead(500);
+      response.end(String(cause));
+    },
+  });
   let fallback = 0;
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     request.headers[CLIENT_ADDRESS_HEADER] = request.socket.remoteAddress ?? "unknown";
-    if (plane.handles(request)) {
-      plane.serve(request, response).catch((error: unknown) => {
-        response.writeHead(500).end(String(error));
-      });
-      return;
-    }
+    if (plane.handles(request)) return plane.serve(request, response);
     fallback++;
     response.writeHead(404).end("not the data plane");
   });

@@ -295,10 +295,18 @@ describe("the gateway", () => {
     expect(upstream?.seen).toHaveLength(0);
   });
 
-  it("refuses paths with dot segments, plain or encoded", async () => {
+  it("refuses paths with dot segments, plain or encoded, and broken percent-encoding", async () => {
     await start();
     // fetch would resolve dot segments itself: send the raw paths.
-    for (const path of ["/gw/../admin", "/gw/a/./b", "/gw/%2e%2e/etc", "/gw/%2E./x", "/gw/.."]) {
+    const paths = [
+      "/gw/../admin",
+      "/gw/a/./b",
+      "/gw/%2e%2e/etc",
+      "/gw/%2E./x",
+      "/gw/..",
+      "/gw/%E0%A4%A",
+    ];
+    for (const path of paths) {
       expect((await raw(path, auth())).status, path).toBe(400);
     }
     expect(upstream?.started()).toBe(0);

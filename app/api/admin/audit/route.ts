@@ -1,12 +1,16 @@
 import { listAudit } from "@/db/queries/audit";
-import { json, parseId } from "@/lib/http";
+import { json, parseQuery } from "@/lib/http";
 import { withOperator } from "@/lib/route/operator";
+import { auditQuerySchema } from "@/lib/schemas/query.schema";
 
-/** GET /api/admin/audit?limit=&before= lists operator changes, newest first. */
+/**
+ * GET /api/admin/audit?limit=&before= lists operator changes, newest first: `limit` from 1 to
+ * 200 (default 50), older than the entry id `before`.
+ */
 export const GET = withOperator(({ request, runtime }) => {
-  const url = new URL(request.url);
-  const limit = Math.min(Math.max(Number(url.searchParams.get("limit")) || 50, 1), 200);
-  const before = parseId(url.searchParams.get("before") ?? undefined) ?? undefined;
+  const query = parseQuery(request, auditQuerySchema);
+  if (!query.ok) return query.response;
+  const { limit, before } = query.data;
   const entries = listAudit(runtime.db, { limit, beforeId: before });
   return json({ entries, next: entries.length === limit ? (entries.at(-1)?.id ?? null) : null });
 });

@@ -1,14 +1,15 @@
-import { json, parseId } from "@/lib/http";
+import { json, parseQuery } from "@/lib/http";
 import { withOperator } from "@/lib/route/operator";
+import { trafficQuerySchema } from "@/lib/schemas/query.schema";
 
 /**
  * GET /api/admin/traffic?seconds=&customerId= returns allowed and denied decisions per second
- * for the last `seconds` (at most 300), and per-customer totals over the same span.
+ * for the last `seconds` (1 to 300, default 300), and per-customer totals over the same span.
  */
 export const GET = withOperator(({ request, runtime }) => {
-  const url = new URL(request.url);
-  const seconds = Math.min(Math.max(Number(url.searchParams.get("seconds")) || 300, 1), 300);
-  const customerId = parseId(url.searchParams.get("customerId") ?? undefined) ?? undefined;
+  const query = parseQuery(request, trafficQuerySchema);
+  if (!query.ok) return query.response;
+  const { seconds, customerId } = query.data;
   const now = runtime.clock.now();
   const points = runtime.traffic.points(now, seconds, { customerId });
   const names = runtime.policy.snapshot.byId;

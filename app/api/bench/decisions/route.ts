@@ -1,4 +1,4 @@
-import { answerDecision } from "@/lib/data-plane/decision-api";
+import { answerCall } from "@/lib/data-plane/decision-api";
 import { notFound } from "@/lib/http";
 import { getRuntime } from "@/lib/runtime";
 
@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
  */
 export async function POST(request: Request): Promise<Response> {
   if (process.env.RATEKEEPER_BENCH !== "1") return notFound();
-  const answer = await answerDecision(getRuntime(), {
+  const answer = await answerCall(getRuntime(), "single", {
     authorization: request.headers.get("authorization") ?? undefined,
     contentType: request.headers.get("content-type") ?? undefined,
     async read(maxBytes) {
