@@ -46,10 +46,14 @@ function cpuMs(pid: number): number {
   }
 }
 
-/** load runs autocannon against a target for `seconds` over CONNECTIONS connections. */
-export async function load(target: Target, seconds: number): Promise<Run> {
+/**
+ * load runs autocannon against a target for `seconds` over CONNECTIONS connections, as fast as
+ * it answers, or at `rate` requests per second over them all.
+ */
+export async function load(target: Target, seconds: number, rate?: number): Promise<Run> {
   const cpuBefore = cpuMs(target.pid);
   const result = await autocannon({
+    overallRate: rate,
     url: target.url,
     method: target.method,
     headers: target.headers,
@@ -100,6 +104,24 @@ export async function compare(targets: Target[]): Promise<Map<string, Summary>> 
     });
   }
   return summaries;
+}
+
+/** FIXED_RATE_SECONDS is the length of a run at a fixed rate. */
+export const FIXED_RATE_SECONDS = 4;
+
+/**
+ * cpuAtRate loads each target at the same fixed `rate` (requests per second) and returns its CPU
+ * time per request (µs). At full speed a slower server also pays more for waking its client
+ * between answers, and on a shared machine for the CPU it waits for; at one rate for all, the
+ * CPU per request compares the work itself.
+ */
+export async function cpuAtRate(targets: Target[], rate: number): Promise<Map<string, number>> {
+  const cpu = new Map<string, number>();
+  for (const target of [...targets, ...[...targets].reverse()]) {
+    const run = await load(target, FIXED_RATE_SECONDS, rate);
+    cpu.set(target.name, (cpu.get(target.name) ?? 0) + run.cpuUs / 2);
+  }
+  return cpu;
 }
 
 /** fmt formats a number with thousands separators and `digits` decimals. */

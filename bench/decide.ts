@@ -24,25 +24,16 @@ import { type RedisServer, startRedisServer } from "../test/support/redis-server
 import {
   CONNECTIONS,
   compare,
+  cpuAtRate,
   fmt,
-  printSummaries,
   RUN_SECONDS,
   type Summary,
   type Target,
 } from "./decide-load";
 import { countRoundTrips, type RoundTrips } from "./decide-redis";
+import { GATEWAY_RATE, report, SINGLE_RATE } from "./decide-report";
 import { type Fixture, type Floor, seed, startFloor } from "./decide-setup";
 import { buildIfMissing, type NextServer, startNext } from "./next-server";
-
-interface Verdicts {
-  lines: string[];
-  missed: number;
-}
-
-function check(v: Verdicts, label: string, ok: boolean, detail: string): void {
-  v.lines.push(`${ok ? "met   " : "MISSED"} ${label}: ${detail}`);
-  if (!ok) v.missed++;
-}
 
 async function expectOk(target: Target, describe: (body: string) => string | undefined) {
   const res = await fetch(target.url, {
@@ -85,7 +76,8 @@ async function singleDecisions(server: NextServer, fixture: Fixture, root: strin
       pid: floorProcess.pid,
       url: `${floorProcess.url}/api/v1/decisions`,
     };
-    return await compare([plane, floor, next]);
+    const summaries = await compare([plane, floor, next]);
+    return { summaries, atRate: await cpuAtRate([plane, floor], SINGLE_RATE) };
   } finally {
     await floorProcess.stop();
   }
@@ -131,7 +123,8 @@ async function gateway(server: NextServer, fixture: Fixture, upstream: Floor, ro
       },
     ];
     for (const target of targets) await expectOk(target, () => undefined);
-    return await compare(targets);
+    const summaries = await compare(targets);
+    return { summaries, atRate: await cpuAtRate(targets.slice(0, 2), GATEWAY_RATE) };
   } finally {
     await proxy.stop();
   }
@@ -153,88 +146,6 @@ async function roundTrips(base: string, fixture: Fixture, redis: RedisServer): P
         decisions: fixture.batch.map((key) => ({ key, operation: "write" })),
       }),
   );
-}
-
-function report(
-  single: Map<string, Summary>,
-  batch: Map<string, Summary>,
-  gw: Map<string, Summary>,
-  trips: RoundTrips | undefined,
-): Verdicts {
-  const v: Verdicts = { lines: [], missed: 0 };
-  const get = (m: Map<string, Summary>, name: string) => m.get(name) as Summary;
-  printSummaries("single decisions (POST /api/v1/decisions)", single);
-  const plane = get(single, "data plane");
-  const floor = get(single, "floor (bare node:http)");
-  const next = get(single, "Next route");
-  const toFloor = plane.reqPerSec / floor.reqPerSec;
-  const toNext = plane.reqPerSec / next.reqPerSec;
-  check(v, "single decisions vs the floor", toFloor >= 0.5, `${fmt(toFloor, 2)}x (target >= 0.5x)`);
-  check(v, "single decisions vs a Next route", toNext >= 10, `${fmt(toNext, 1)}x (target >= 10x)`);
-  v.lines.push(
-    `       CPU per request: data plane ${fmt(plane.cpuUs, 1)} µs, floor ${fmt(floor.cpuUs, 1)} µs ` +
-      `(${fmt(floor.cpuUs / plane.cpuUs, 2)}x), Next route ${fmt(next.cpuUs, 1)} µs ` +
-      `(${fmt(next.cpuUs / plane.cpuUs, 1)}x the data plane's)`,
-  );
-
-  const b = get(batch, "batch of 100");
-  printSummaries("batches (POST /api/v1/decisions/batch, 100 decisions each)", batch, "batches/s");
-  const perSecond = b.reqPerSec * 100;
-  check(
-    v,
-    "decisions in batches of 100",
-    perSecond >= 100_000,
-    `${fmt(perSecond)} per s (target >= 100,000)`,
-  );
-  v.lines.push(
-    `       CPU per decision in a batch: ${fmt(b.cpuUs / 100, 1)} µs ` +
-      `(${fmt(1e6 / (b.cpuUs / 100))} decisions per CPU-second)`,
-  );
-
-  printSummaries("the gateway (GET /gw/items)", gw);
-  const g = get(gw, "gateway");
-  const p = get(gw, "proxy floor (bare node:http)");
-  const d = get(gw, "upstream directly");
-  const gwToFloor = g.reqPerSec / p.reqPerSec;
-  check(
-    v,
-    "gateway vs the proxy floor",
-    gwToFloor >= 0.8,
-    `${fmt(gwToFloor, 2)}x (target >= 0.8x)`,
-  );
-  v.lines.push(
-    `       CPU per request: gateway ${fmt(g.cpuUs, 1)} µs, proxy floor ${fmt(p.cpuUs, 1)} µs ` +
-      `(${fmt(p.cpuUs / g.cpuUs, 2)}x), upstream ${fmt(d.cpuUs, 1)} µs`,
-  );
-  const added = g.p99Ms - d.p99Ms;
-  check(v, "gateway p99 added over direct", added < 5, `${fmt(added, 2)} ms (target < 5 ms)`);
-
-  if (trips) {
-    console.log(
-      `\nRedis commands per decision (INFO commandstats, script-internal commands left out): ` +
-        `${fmt(trips.decisions)} single ${JSON.stringify(trips.single)}, ` +
-        `${fmt(trips.batches)} batches of 100 ${JSON.stringify(trips.batched)}`,
-    );
-    const total = (sent: Record<string, number>) => Object.values(sent).reduce((s, n) => s + n, 0);
-    check(
-      v,
-      "Redis round trips per single decision",
-      total(trips.single) === 1,
-      `${total(trips.single)} (target 1)`,
-    );
-    check(
-      v,
-      "Redis round trips per batched decision",
-      total(trips.batched) === 1,
-      `${total(trips.batched)} (target 1)`,
-    );
-  }
-  const failed = [...single.values(), ...batch.values(), ...gw.values()].reduce(
-    (s, x) => s + x.failed,
-    0,
-  );
-  check(v, "every measured answer a 2xx", failed === 0, `${failed} failed`);
-  return v;
 }
 
 async function main(): Promise<void> {

@@ -30,7 +30,7 @@ export type Failed = (request: IncomingMessage, response: ServerResponse, cause:
 /** DataPlaneOptions: the gateway's configuration (when GATEWAY_UPSTREAM is set), and `failed`. */
 export interface DataPlaneOptions {
   gateway?: GatewayConfig;
-  /** failed answers what threw (a bug); without it the response is cut. */
+  /** failed answers what threw (a bug) and logs it; by default a 500 problem, not logged. */
   failed?: Failed;
 }
 
@@ -101,7 +101,19 @@ function serveDecisions(
   });
 }
 
-const cut: Failed = (_request, response) => response.destroy();
+/** internalError is the data plane's own 500: a problem with no internals, or a cut connection. */
+const internalError: Failed = (_request, response) => {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  writeAnswer(
+    response,
+    problemAnswer(500, "Internal error", {
+      detail: "The server could not answer this request; the cause is in its log.",
+    }),
+  );
+};
 
 /**
  * createDataPlane builds the data plane over the process's runtime: the decision API
@@ -110,32 +122,31 @@ const cut: Failed = (_request, response) => response.destroy();
  */
 export function createDataPlane(rt: DecisionRuntime, options: DataPlaneOptions = {}): DataPlane {
   const gateway = options.gateway ? createGateway(rt, options.gateway) : undefined;
-  const failed = options.failed ?? cut;
+  const failed = options.failed ?? internalError;
   return {
     handles(request) {
       const path = pathOf(request.url ?? "/");
       return path === DECISIONS_PATH || path === BATCH_PATH || isGateway(path);
     },
     serve(request, response) {
-      const path = pathOf(request.url ?? "/");
-      if (path === DECISIONS_PATH || path === BATCH_PATH) {
-        serveDecisions(rt, path === BATCH_PATH ? "batch" : "single", request, response, failed);
-        return;
-      }
-      if (gateway) {
-        try {
+      // Whatever throws (a bug) is answered here: nothing may escape to the server's socket.
+      try {
+        const path = pathOf(request.url ?? "/");
+        if (path === DECISIONS_PATH || path === BATCH_PATH) {
+          serveDecisions(rt, path === BATCH_PATH ? "batch" : "single", request, response, failed);
+        } else if (gateway) {
           gateway(request, response)?.catch((cause: unknown) => failed(request, response, cause));
-        } catch (cause) {
-          failed(request, response, cause);
+        } else {
+          writeAnswer(
+            response,
+            problemAnswer(404, "Gateway not configured", {
+              detail: "Set GATEWAY_UPSTREAM to the API the gateway fronts.",
+            }),
+          );
         }
-        return;
+      } catch (cause) {
+        failed(request, response, cause);
       }
-      writeAnswer(
-        response,
-        problemAnswer(404, "Gateway not configured", {
-          detail: "Set GATEWAY_UPSTREAM to the API the gateway fronts.",
-        }),
-      );
     },
   };
 }

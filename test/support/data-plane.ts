@@ -23,13 +23,7 @@ export async function startDataPlane(
   runtime: Runtime,
   options: DataPlaneOptions = {},
 ): Promise<DataPlaneServer> {
-  const plane = createDataPlane(runtime, {
-    ...options,
-    failed: (_request, response, cause) => {
-      if (!response.headersSent) response.writeHead(500);
-      response.end(String(cause));
-    },
-  });
+  const plane = createDataPlane(runtime, options);
   let fallback = 0;
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     request.headers[CLIENT_ADDRESS_HEADER] = request.socket.remoteAddress ?? "unknown";

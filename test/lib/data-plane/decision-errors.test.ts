@@ -270,6 +270,27 @@ describe("the decision API refuses bad calls with problems, consuming nothing", 
     }
   });
 
+  it("answers a failure of its own with a 500 problem that tells nothing of it", async () => {
+    const broken = new Proxy(t.runtime, {
+      get(target, property, receiver) {
+        if (property === "policy") throw new Error("secret: /var/lib/ratekeeper.db");
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const other = await startDataPlane(broken, {
+      gateway: { upstream: new URL("http://127.0.0.1:9"), timeoutMs: 1_000, maxBodyBytes: 10 },
+    });
+    try {
+      const res = await postJson(`${other.url}/api/v1/decisions`, valid(), token);
+      const body = await expectProblem(res, 500, "Internal error");
+      expect(JSON.stringify(body)).not.toContain("secret");
+      const gw = await fetch(`${other.url}/gw/x`, { headers: { authorization: "Bearer rk_x" } });
+      expect(await expectProblem(gw, 500, "Internal error")).not.toHaveProperty("stack");
+    } finally {
+      await other.close();
+    }
+  });
+
   it("leaves every other path to the app behind it", async () => {
     for (const path of ["/api/v1/decisionsx", "/api/v1/decisions/other", "/gwx", "/api/v1/items"]) {
       expect((await fetch(`${server.url}${path}`)).status).toBe(404);

@@ -1,5 +1,6 @@
 import { answerCall } from "@/lib/data-plane/decision-api";
 import { notFound } from "@/lib/http";
+import { guarded } from "@/lib/route/guarded";
 import { getRuntime } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
  * `npm run bench:decide` only: the same function as POST /api/v1/decisions on the data plane,
  * so the benchmark prices what Next adds to it. It answers 404 unless RATEKEEPER_BENCH=1.
  */
-export async function POST(request: Request): Promise<Response> {
+export const POST = guarded(async (request: Request): Promise<Response> => {
   if (process.env.RATEKEEPER_BENCH !== "1") return notFound();
   const answer = await answerCall(getRuntime(), "single", {
     authorization: request.headers.get("authorization") ?? undefined,
@@ -25,4 +26,4 @@ export async function POST(request: Request): Promise<Response> {
     },
   });
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
-}
+});
