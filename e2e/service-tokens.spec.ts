@@ -31,6 +31,8 @@ test("an operator creates a service token, sees it once, copies it; it decides u
 
   const reveal = page.getByRole("region", { name: "New service token" });
   await expect(reveal).toContainText("won’t be shown again");
+  // Regression: the panel said "only its prefix is stored"; a hash and the prefix are.
+  await expect(reveal).toContainText("keeps only a hash of it");
   const token = await reveal.getByRole("textbox", { name: "Service token" }).inputValue();
   expect(token).toMatch(/^rks_[\w-]{32}$/);
   await reveal.getByRole("button", { name: "Copy" }).click();
