@@ -1,4 +1,4 @@
-import { expect, test, unique } from "./fixtures";
+import { expect, test, toasts, unique } from "./fixtures";
 import { type ExpressApp, startExpressApp } from "./support/express-apps";
 
 const HOUR = 3_600_000;
@@ -105,7 +105,7 @@ test("an Express API on @ratekeeper/client, in two processes, admits exactly the
     await expect(page.getByLabel("Operation for limit 1")).toHaveValue("read");
     await page.getByLabel("Count for limit 1").fill("300");
     await page.getByRole("button", { name: "Save changes" }).click();
-    await expect(page.getByRole("status").getByText(SAVED)).toBeVisible();
+    await expect(toasts(page).getByText(SAVED)).toBeVisible();
 
     for (const i of [0, 1]) {
       const after = await fetch(`${appUrl(i)}/api/orders`, { headers: asCustomer });
