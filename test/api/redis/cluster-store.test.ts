@@ -30,10 +30,14 @@ async function clusterRuntime(nodes: string[]): Promise<TestRuntime & { prefix: 
   return Object.assign(t, { prefix });
 }
 
-/** keysPerNode counts the keys under `prefix` on each primary. */
+/** keysPerNode counts the bucket keys under `prefix` on each primary (not the policy snapshot). */
 async function keysPerNode(prefix: string): Promise<number[]> {
   return Promise.all(
-    cluster.servers.map(async (server) => (await server.client().keys(`${prefix}:*`)).length),
+    cluster.servers.map(
+      async (server) =>
+        (await server.client().keys(`${prefix}:*`)).filter((key) => !key.includes("{policy}"))
+          .length,
+    ),
   );
 }
 
