@@ -24,7 +24,9 @@ export interface SnapshotWriterOptions {
 
 /**
  * SnapshotWriter keeps the policy snapshot in Redis up to date for the edges: the control plane
- * calls `request` at start and after every committed edit. Writes run one at a time; requests
+ * calls `request` whenever its Redis connection becomes ready (at start, and after a
+ * reconnection: a Redis restarted without persistence lost the snapshot) and after every
+ * committed edit. Writes run one at a time; requests
  * made meanwhile coalesce into one more write of the newest state. Each write goes to Redis
  * before the notice is published, so an edge that hears a notice finds the rows it announces.
  *
