@@ -5,3 +5,8 @@ export * from "./limit-overrides";
 export * from "./operator";
 export * from "./plan-limits";
 export * from "./plans";
+export * from "./usage-claims";
+export * from "./usage-dry-run-hours";
+export * from "./usage-dry-run-minutes";
+export * from "./usage-hours";
+export * from "./usage-minutes";

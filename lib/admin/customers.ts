@@ -11,7 +11,7 @@ import {
 import { getPlan } from "@/db/queries/plans";
 import { generateApiKey } from "@/lib/policy/api-key";
 import type { CustomerCreate, CustomerUpdate, OverrideInput } from "@/lib/schemas/customer.schema";
-import type { LimitShape, Operation } from "@/lib/vocabulary";
+import type { Operation, PolicyLimit } from "@/lib/vocabulary";
 import { audit } from "./audit";
 import type { AdminContext } from "./context";
 import type { Outcome } from "./plans";
@@ -26,7 +26,7 @@ const noPlan = {
 
 /** OverrideView is a customer's override for one operation. */
 export interface OverrideView {
-  limits: LimitShape[];
+  limits: PolicyLimit[];
   expiresAt: number | null;
 }
 
@@ -35,7 +35,7 @@ export function overridesOf(tx: Tx, customerId: number): Partial<Record<Operatio
   const result: Partial<Record<Operation, OverrideView>> = {};
   for (const row of listCustomerOverrides(tx, customerId)) {
     const entry = (result[row.operation] ??= { limits: [], expiresAt: row.expiresAt });
-    entry.limits.push({ count: row.count, periodMs: row.periodMs });
+    entry.limits.push({ count: row.count, periodMs: row.periodMs, dryRun: row.dryRun });
   }
   return result;
 }
@@ -180,7 +180,7 @@ function changeOverride(
   actor: string,
   id: number,
   operation: Operation,
-  limits: LimitShape[],
+  limits: PolicyLimit[],
   expiresAt: number | null,
   action: string,
 ): Outcome<Partial<Record<Operation, OverrideView>>> {
