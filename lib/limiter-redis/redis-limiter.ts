@@ -55,6 +55,13 @@ export class Buckets {
     this.keys.push(key);
     this.redisKeys.push(redisKey);
   }
+
+  /** push appends the `i`-th bucket of `other` as it is. */
+  push(other: Buckets, i: number): void {
+    this.limits.push(other.limits[i] as Limit);
+    this.keys.push(other.keys[i] as RedisKey);
+    this.redisKeys.push(other.redisKeys[i] as string);
+  }
 }
 
 /**
@@ -184,6 +191,27 @@ export abstract class RedisDecider<I> {
     return waitUntilAllowed(() => this.allowNWithDetails(input, n), n, this.clock, options?.signal);
   }
 
+  /**
+   * allowNWithShadow is `allowNWithDebug` for `input`, plus a shadow decision over the buckets
+   * of `shadowInput` (dry-run limits) in the same script, the same round trip: the shadow is
+   * evaluated only when the decision allows, takes its `n` tokens only if every shadow bucket has
+   * them, and never changes the decision. `shadow` is null when it was not evaluated (the
+   * decision refused, or `shadowInput` names no bucket beyond the decision's own).
+   */
+  async allowNWithShadow(
+    input: I,
+    n: number,
+    shadowInput: I,
+  ): Promise<{ details: DebugDetails<RedisKey>; shadow: DebugDetails<RedisKey> | null }> {
+    assertTokens(n);
+    const buckets = new Buckets();
+    this.gatherInto(input, buckets);
+    const shadow = new Buckets();
+    this.gatherInto(shadowInput, shadow);
+    const result = await this.run(buckets, shadow, n, true);
+    return { details: result.details, shadow: result.shadow };
+  }
+
   private async decide(
     input: I,
     n: number,
@@ -193,54 +221,109 @@ export abstract class RedisDecider<I> {
     assertTokens(n);
     const buckets = new Buckets();
     this.gatherInto(input, buckets);
+    const { details } = await this.run(buckets, undefined, n, take);
+    if (debug) return details;
+    const { buckets: _, ...plain } = details;
+    return plain;
+  }
+
+  /** run decides over `buckets` (and the shadow buckets, if any) in one script run. */
+  private async run(
+    buckets: Buckets,
+    shadowBuckets: Buckets | undefined,
+    n: number,
+    take: boolean,
+  ): Promise<{ details: DebugDetails<RedisKey>; shadow: DebugDetails<RedisKey> | null }> {
+    // A shadow bucket that is also one of the decision's would be read before it is spent.
+    const shadow = new Buckets();
+    if (shadowBuckets) {
+      for (let i = 0; i < shadowBuckets.length; i++) {
+        if (buckets.redisKeys.includes(shadowBuckets.redisKeys[i] as string)) continue;
+        shadow.push(shadowBuckets, i);
+      }
+    }
     const args: (string | number)[] = [
       take ? 1 : 0,
       n,
       this.clock ? Math.floor(this.clock.now()) : "",
+      buckets.length,
     ];
-    for (const limit of buckets.limits) args.push(limit.scale, limit.tokenUnits, limit.periodMs);
-    const reply = (await runScript(this.redis, buckets.redisKeys, args)) as number[];
+    for (const limit of [...buckets.limits, ...shadow.limits]) {
+      args.push(limit.scale, limit.tokenUnits, limit.periodMs);
+    }
+    const keys = [...buckets.redisKeys, ...shadow.redisKeys];
+    const reply = (await runScript(this.redis, keys, args)) as number[];
     const allowed = reply[0] === 1;
     const now = reply[1] as number;
-    const consumed = allowed && take ? n : 0;
-    let remaining = Number.POSITIVE_INFINITY;
-    let retryAfterMs = 0;
-    const list: BucketDetails<RedisKey>[] | undefined = debug ? [] : undefined;
-    for (let i = 0; i < buckets.length; i++) {
-      const limit = buckets.limits[i] as Limit;
-      const available = reply[i + 2] as number;
-      const left = tokensOf(available, limit) - consumed;
-      if (left < remaining) remaining = left;
-      const ownAllowed = n === 0 || available >= n * limit.tokenUnits;
-      let ownRetry = 0;
-      if (!ownAllowed) {
-        ownRetry =
-          n > limit.count
-            ? Number.POSITIVE_INFINITY
-            : retryOf(n * limit.tokenUnits - available, limit.scale);
-      }
-      if (!allowed && ownRetry > retryAfterMs) retryAfterMs = ownRetry;
-      list?.push({
-        allowed: ownAllowed,
-        executionTime: now,
-        tokensRequested: n,
-        tokensConsumed: consumed,
-        tokensRemaining: left,
-        retryAfterMs: ownRetry,
-        limit,
-        key: buckets.keys[i] as RedisKey,
-      });
+    const details = detailsOf(buckets, reply, 2, allowed, now, n, allowed && take ? n : 0);
+    const shadowAnswer = reply[keys.length + 2];
+    if (shadow.length === 0 || shadowAnswer === -1) return { details, shadow: null };
+    const shadowAllowed = shadowAnswer === 1;
+    return {
+      details,
+      shadow: detailsOf(
+        shadow,
+        reply,
+        2 + buckets.length,
+        shadowAllowed,
+        now,
+        n,
+        shadowAllowed && take ? n : 0,
+      ),
+    };
+  }
+}
+
+/**
+ * detailsOf reads one decision's Details and buckets from the script's reply, whose available
+ * units for `buckets` start at `offset`.
+ */
+function detailsOf(
+  buckets: Buckets,
+  reply: number[],
+  offset: number,
+  allowed: boolean,
+  now: number,
+  n: number,
+  consumed: number,
+): DebugDetails<RedisKey> {
+  let remaining = Number.POSITIVE_INFINITY;
+  let retryAfterMs = 0;
+  const list: BucketDetails<RedisKey>[] = [];
+  for (let i = 0; i < buckets.length; i++) {
+    const limit = buckets.limits[i] as Limit;
+    const available = reply[offset + i] as number;
+    const left = tokensOf(available, limit) - consumed;
+    if (left < remaining) remaining = left;
+    const ownAllowed = n === 0 || available >= n * limit.tokenUnits;
+    let ownRetry = 0;
+    if (!ownAllowed) {
+      ownRetry =
+        n > limit.count
+          ? Number.POSITIVE_INFINITY
+          : retryOf(n * limit.tokenUnits - available, limit.scale);
     }
-    const details: Details = {
-      allowed,
+    if (!allowed && ownRetry > retryAfterMs) retryAfterMs = ownRetry;
+    list.push({
+      allowed: ownAllowed,
       executionTime: now,
       tokensRequested: n,
       tokensConsumed: consumed,
-      tokensRemaining: remaining,
-      retryAfterMs,
-    };
-    return list ? { ...details, buckets: list } : details;
+      tokensRemaining: left,
+      retryAfterMs: ownRetry,
+      limit,
+      key: buckets.keys[i] as RedisKey,
+    });
   }
+  return {
+    allowed,
+    executionTime: now,
+    tokensRequested: n,
+    tokensConsumed: consumed,
+    tokensRemaining: remaining,
+    retryAfterMs,
+    buckets: list,
+  };
 }
 
 /** runScript runs DECIDE by its SHA, loading it once when the server does not know it yet. */

@@ -2,20 +2,27 @@ import { createHash } from "node:crypto";
 
 /**
  * DECIDE is the one server-side script of a decision. It reads every bucket of the decision,
- * checks them all for `n` tokens and, only if all pass (and `take` is set), writes them all:
- * the all-or-nothing rule holds because Redis runs a script atomically.
+ * checks the first `enforced` of them for `n` tokens and, only if all pass (and `take` is set),
+ * writes them all: the all-or-nothing rule holds because Redis runs a script atomically.
  *
- * KEYS: one per bucket. ARGV: take (1 or 0), n, the execution time in whole milliseconds (empty:
- * the Redis server's clock, so instances with skewed clocks agree), then per bucket its limit's
- * scale, token units and period in milliseconds (see `Limit`).
+ * The buckets after the first `enforced` are a shadow decision (dry-run limits): evaluated only
+ * when the enforced decision allows, as one all-or-nothing decision of their own whose tokens
+ * are taken only if every shadow bucket has them. The shadow never changes the enforced answer,
+ * and it costs no round trip of its own.
+ *
+ * KEYS: one per bucket, enforced first. ARGV: take (1 or 0), n, the execution time in whole
+ * milliseconds (empty: the Redis server's clock, so instances with skewed clocks agree), the
+ * number of enforced buckets, then per bucket its limit's scale, token units and period in
+ * milliseconds (see `Limit`).
  *
  * A bucket is one time value, the instant up to which its tokens are spent, stored exactly as
  * "<ms>:<units>" (whole milliseconds, plus units of 1/scale ms below them). On the server's clock
  * the key expires when the bucket is full again: a full bucket is an absent one.
  *
  * The reply is [allowed (1 or 0), execution time, then per bucket the units available before
- * this decision, at most one period's]. Every number is an integer below 2^53, so the doubles
- * Lua computes with are exact.
+ * this decision, at most one period's, then the shadow's answer: 1 allowed, 0 refused, -1 not
+ * evaluated (no shadow buckets, or the enforced decision refused)]. Every number is an integer
+ * below 2^53, so the doubles Lua computes with are exact.
  */
 export const DECIDE = `
 local take = ARGV[1] == '1'
@@ -28,9 +35,12 @@ if serverTime then
 else
   now = tonumber(ARGV[3])
 end
+local enforced = tonumber(ARGV[4])
 local reply = {1, now}
+local shadow = -1
+if #KEYS > enforced then shadow = 1 end
 for i = 1, #KEYS do
-  local j = 4 + (i - 1) * 3
+  local j = 5 + (i - 1) * 3
   local scale = tonumber(ARGV[j])
   local tokenUnits = tonumber(ARGV[j + 1])
   local periodMs = tonumber(ARGV[j + 2])
@@ -44,11 +54,14 @@ for i = 1, #KEYS do
     end
   end
   reply[i + 2] = available
-  if n > 0 and available < n * tokenUnits then reply[1] = 0 end
+  if n > 0 and available < n * tokenUnits then
+    if i <= enforced then reply[1] = 0 else shadow = 0 end
+  end
 end
-if take and reply[1] == 1 and n > 0 then
-  for i = 1, #KEYS do
-    local j = 4 + (i - 1) * 3
+if reply[1] == 0 then shadow = -1 end
+local function spend(first, last)
+  for i = first, last do
+    local j = 5 + (i - 1) * 3
     local scale = tonumber(ARGV[j])
     local periodMs = tonumber(ARGV[j + 2])
     local left = reply[i + 2] - n * tonumber(ARGV[j + 1])
@@ -72,6 +85,11 @@ if take and reply[1] == 1 and n > 0 then
     end
   end
 end
+if take and n > 0 and reply[1] == 1 then
+  spend(1, enforced)
+  if shadow == 1 then spend(enforced + 1, #KEYS) end
+end
+reply[#KEYS + 3] = shadow
 return reply
 `;
 

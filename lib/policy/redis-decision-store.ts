@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { Clock, DebugDetails, Limiter } from "@/lib/limiter";
+import type { Clock, Limiter } from "@/lib/limiter";
 import { RedisLimiter } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 import type { Metrics } from "@/lib/metrics";
@@ -7,7 +7,11 @@ import { OPERATIONS, type Operation } from "@/lib/vocabulary";
 import {
   type Decision,
   type DecisionStore,
+  dryRunInput,
+  dryRunOutcome,
+  evaluateDryRun,
   forgetCustomer,
+  hasDryRun,
   type StoreStatus,
   unavailable,
 } from "./decision-store";
@@ -90,12 +94,27 @@ export class RedisDecisionStore implements DecisionStore {
   }
 
   async decide(input: RequestInput, n: number): Promise<Decision> {
-    const details = await this.attempt(() => this.remote.allowNWithDebug(input, n), input.now);
-    if (details) return { details, source: "redis" };
+    const decided = hasDryRun(input)
+      ? await this.attempt(async () => {
+          // The dry-run limits ride in the decision's own script: no round trip of their own.
+          const { details, shadow } = await this.remote.allowNWithShadow(
+            input,
+            n,
+            dryRunInput(input),
+          );
+          return { details, dryRun: shadow ? dryRunOutcome(input, shadow) : undefined };
+        }, input.now)
+      : await this.attempt(
+          async () => ({ details: await this.remote.allowNWithDebug(input, n), dryRun: undefined }),
+          input.now,
+        );
+    if (decided) return { ...decided, source: "redis" };
     if (this.failure[input.operation] === "closed") {
       return unavailable(input, n, this.retryAfterMs);
     }
-    return { details: this.standIn.allowNWithDebug(input, n), source: "stand-in" };
+    const details = this.standIn.allowNWithDebug(input, n);
+    const dryRun = details.allowed ? evaluateDryRun(this.standIn, input, n) : undefined;
+    return { details, source: "stand-in", dryRun };
   }
 
   async peek(input: RequestInput, n = 1): Promise<Decision> {
@@ -136,10 +155,7 @@ export class RedisDecisionStore implements DecisionStore {
    * attempt returns Redis's answer, or nothing when the call failed or was skipped: during an
    * incident, a call that is not the probe skips Redis.
    */
-  private async attempt(
-    call: () => Promise<DebugDetails>,
-    now: number,
-  ): Promise<DebugDetails | undefined> {
+  private async attempt<T>(call: () => Promise<T>, now: number): Promise<T | undefined> {
     const probe = this.incident !== null;
     if (probe && (this.probing || now < this.nextProbeAt)) return undefined;
     if (probe) this.probing = true;
