@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import type { Redis } from "ioredis";
 import { type Db, openDatabase } from "@/db/client";
 import { seedDemo } from "@/db/seed";
 import { OperatorAuth } from "@/lib/auth/operator";
@@ -13,8 +14,13 @@ import { createPolicyLimiter, type RequestInput } from "@/lib/policy/policy-limi
 import { PolicyStore } from "@/lib/policy/policy-store";
 import { PolicySync } from "@/lib/policy/policy-sync";
 import { type FailurePolicy, RedisDecisionStore } from "@/lib/policy/redis-decision-store";
-import { TrafficLog } from "@/lib/policy/traffic";
 import { connectRedis } from "@/lib/redis";
+import { TrafficLog } from "@/lib/usage/traffic-log";
+import {
+  DEFAULT_USAGE_SETTINGS,
+  UsageService,
+  type UsageSettings,
+} from "@/lib/usage/usage-service";
 
 /** Runtime is the process's one set of shared state: database, policy, limiter, counters. */
 export interface Runtime {
@@ -28,6 +34,8 @@ export interface Runtime {
   /** limiter is the in-memory limiter: the one that decides, or Redis's stand-in. */
   limiter: Limiter<RequestInput, string>;
   traffic: TrafficLog;
+  /** usage counts every decision into the rollups and keeps them (flush, fold, fleet view). */
+  usage: UsageService;
   metrics: Metrics;
   auth: OperatorAuth;
   /** loginLimiter slows password guessing: 10 failed attempts a minute per client address. */
@@ -38,6 +46,15 @@ export interface Runtime {
    * the failure policy applies.
    */
   ready(): Promise<void>;
+  /**
+   * shutdown flushes the usage counts still in memory (to SQLite, or to Redis for the fleet),
+   * then closes: the server entry's stop on SIGTERM and SIGINT.
+   */
+  shutdown(): Promise<void>;
+  /**
+   * close stops everything at once; without Redis it first writes the usage counts still in
+   * memory to SQLite (with Redis only `shutdown` can hand them over).
+   */
   close(): void;
 }
 
@@ -49,6 +66,8 @@ export interface RuntimeOptions {
   log?: Logger;
   /** redis, when set, keeps the buckets in Redis and shares policy changes between instances. */
   redis?: RedisOptions;
+  /** usage sets the rollups (see lib/env.ts); `timers: false` leaves flushing to the caller. */
+  usage?: Partial<UsageSettings> & { timers?: boolean };
 }
 
 /** RedisOptions configure the Redis store (see lib/env.ts for the variables behind them). */
@@ -86,9 +105,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     () => decisions.status().redis !== "down",
   );
   let sync: PolicySync | undefined;
+  let usageRedis: { client: Redis; prefix: string; timeoutMs: number } | undefined;
   if (options.redis) {
     const { url, prefix = "rk", timeoutMs = 200 } = options.redis;
     const { client, subscriber } = connectRedis(url, timeoutMs, log);
+    usageRedis = { client, prefix, timeoutMs };
     decisions = new RedisDecisionStore({
       redis: client,
       prefix,
@@ -109,6 +130,25 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     policy.announce = () => policySync.publish();
     sync = policySync;
   }
+  const traffic = new TrafficLog(300);
+  const { timers = true, ...settings } = options.usage ?? {};
+  const usage = new UsageService({
+    clock,
+    log,
+    metrics,
+    traffic,
+    db,
+    redis: usageRedis,
+    settings: { ...DEFAULT_USAGE_SETTINGS, ...settings },
+  });
+  if (timers) usage.start();
+  const close = () => {
+    usage.halt();
+    sync?.close();
+    void decisions.close();
+    limiter.close();
+    sqlite.close();
+  };
   return {
     db,
     sqlite,
@@ -117,19 +157,19 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     policy,
     decisions,
     limiter,
-    traffic: new TrafficLog(300),
+    traffic,
+    usage,
     metrics,
     auth,
     loginLimiter,
     async ready() {
       await Promise.all([decisions.ready(), sync?.subscribed]);
     },
-    close() {
-      sync?.close();
-      void decisions.close();
-      limiter.close();
-      sqlite.close();
+    async shutdown() {
+      await usage.stop();
+      close();
     },
+    close,
   };
 }
 
@@ -153,6 +193,11 @@ export function getRuntime(): Runtime {
             failure: { read: env.REDIS_READS_ON_FAILURE, write: env.REDIS_WRITES_ON_FAILURE },
           }
         : undefined,
+      usage: {
+        flushIntervalMs: env.USAGE_FLUSH_INTERVAL_MS,
+        minuteRetentionDays: env.USAGE_MINUTE_RETENTION_DAYS,
+        hourRetentionDays: env.USAGE_HOUR_RETENTION_DAYS,
+      },
     });
   }
   return globalRef.__ratekeeperRuntime;

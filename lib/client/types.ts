@@ -13,7 +13,7 @@ import type { DecisionReason } from "@/lib/policy/decide";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { StoreStatus } from "@/lib/policy/decision-store";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { TrafficPoint } from "@/lib/policy/traffic";
+import type { TrafficPoint } from "@/lib/usage/traffic-log";
 import type { Operation } from "@/lib/vocabulary";
 
 // The admin API's response shapes, shared by the dashboard (type-only imports: no server code

@@ -1,0 +1,279 @@
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import type { Logger } from "@/lib/log";
+import { mergeBatches, type UsageBatch } from "./batch";
+import { batchOfHash, incrementsOf } from "./redis-codec";
+import { CLAIM, PUSH, RECLAIM } from "./redis-scripts";
+import { DAY_MS, MINUTE_MS } from "./time";
+import { withTimeout } from "./with-timeout";
+
+/** RedisRelayOptions configure how an instance shares its usage counts through Redis. */
+export interface RedisRelayOptions {
+  redis: Redis;
+  /** prefix starts every key ("rk" by default): the keys are "<prefix>:{usage}:…". */
+  prefix: string;
+  /** timeoutMs bounds each round trip to Redis. */
+  timeoutMs: number;
+  log: Logger;
+  /** leaseMs is how long a claim is its claimer's before another may take it over (60 s). */
+  leaseMs?: number;
+  /** minuteLifetimeMs: a minute's hash nobody claims expires after this long (7 days). */
+  minuteLifetimeMs?: number;
+}
+
+/** MAX_INCREMENTS_PER_CHUNK bounds one script run, so Redis serves decisions in between. */
+const MAX_INCREMENTS_PER_CHUNK = 2_000;
+/** MAX_QUEUED_CHUNKS bounds what waits for Redis in memory (then the oldest go). */
+const MAX_QUEUED_CHUNKS = 5_000;
+/** MAX_CHUNKS_PER_PUSH bounds one pipeline. */
+const MAX_CHUNKS_PER_PUSH = 200;
+/** MAX_MINUTES_PER_CLAIM bounds one claim (and so one SQLite transaction). */
+const MAX_MINUTES_PER_CLAIM = 120;
+/** MARKER_LIFETIME_MS: a chunk retried after this long could count twice; far beyond any retry. */
+const MARKER_LIFETIME_MS = DAY_MS;
+
+/** Chunk is part of a flush's counts, pushed once by its id. */
+interface Chunk {
+  id: string;
+  starts: number[];
+  /** args are the PUSH script's triples: minute index, field, increment. */
+  args: (string | number)[];
+  /** batch is the chunk's counts, kept to write them elsewhere if they are never sent. */
+  batch: UsageBatch;
+  rows: number;
+  /** sent is true once the chunk went out: from then on only Redis may count it. */
+  sent: boolean;
+}
+
+/** PushResult says what a push did with the counts it was given and those still waiting. */
+export interface PushResult {
+  /** pushedRows is how many rows Redis acknowledged. */
+  pushedRows: number;
+  /** unsent holds counts that never reached Redis (it was not connected): safe to write elsewhere. */
+  unsent: UsageBatch | null;
+  /** failed is true when a sent chunk got no acknowledgement: it is retried by its id. */
+  failed: boolean;
+  /** dropped is how many rows were given up because too much waited. */
+  droppedRows: number;
+}
+
+/** ClaimedMinute is one claim of a closed minute, read back from Redis. */
+export interface ClaimedMinute {
+  key: string;
+  batch: UsageBatch;
+}
+
+/**
+ * RedisUsageRelay carries an instance's counts to Redis and, on instances with a database,
+ * carries the fleet's closed minutes from Redis to SQLite.
+ *
+ * Push: each flush's counts go out as chunks of HINCRBYs into one hash per minute, all chunks in
+ * one pipeline (one round trip); a chunk applies at most once (its marker), so a chunk whose
+ * acknowledgement was lost is simply sent again. Counts that could not be sent at all (Redis not
+ * connected) are handed back, for an instance with a database to write itself.
+ *
+ * Claim: a minute is closed once it ended a grace period ago (instances push within a flush
+ * interval). A claimer atomically renames closed minutes' hashes to claim keys under a lease,
+ * reads them, writes them to SQLite with the claim keys in one transaction, then deletes them.
+ * A claimer that dies leaves its claims behind; once the lease lapses another takes them over,
+ * and SQLite's record of written claims keeps a claim from counting twice.
+ */
+export class RedisUsageRelay {
+  private readonly redis: Redis;
+  private readonly base: string;
+  private readonly timeoutMs: number;
+  private readonly log: Logger;
+  private readonly leaseMs: number;
+  private readonly minuteLifetimeMs: number;
+  private queue: Chunk[] = [];
+
+  constructor(options: RedisRelayOptions) {
+    this.redis = options.redis;
+    this.base = `${options.prefix}:{usage}`;
+    this.timeoutMs = options.timeoutMs;
+    this.log = options.log;
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.minuteLifetimeMs = options.minuteLifetimeMs ?? 7 * DAY_MS;
+  }
+
+  /** pendingRows is how many rows wait to be pushed (or retried). */
+  get pendingRows(): number {
+    return this.queue.reduce((sum, chunk) => sum + chunk.rows, 0);
+  }
+
+  /** connected tells whether Redis can be sent commands now. */
+  get connected(): boolean {
+    return this.redis.status === "ready";
+  }
+
+  /**
+   * push sends a flush's counts, with the chunks still waiting from earlier flushes, in one
+   * pipeline. While Redis is not connected, `handBack` returns the chunks never sent (for an
+   * instance with a database to write itself); without it they wait. See PushResult.
+   */
+  async push(batch: UsageBatch, options: { handBack: boolean }): Promise<PushResult> {
+    this.enqueue(batch);
+    const droppedRows = this.bound();
+    if (!this.connected && options.handBack) {
+      // Never sent, so never counted by Redis: the caller may write these itself.
+      const unsent = this.queue.filter((c) => !c.sent);
+      this.queue = this.queue.filter((c) => c.sent);
+      return {
+        pushedRows: 0,
+        unsent:
+          unsent.length > 0
+            ? mergeBatches(
+                unsent.map((c) => c.batch),
+                MINUTE_MS,
+              )
+            : null,
+        failed: this.queue.length > 0,
+        droppedRows,
+      };
+    }
+    const chunks = this.queue.slice(0, MAX_CHUNKS_PER_PUSH);
+    if (chunks.length === 0) return { pushedRows: 0, unsent: null, failed: false, droppedRows };
+    if (!this.connected) return { pushedRows: 0, unsent: null, failed: true, droppedRows };
+    const pipeline = this.redis.pipeline();
+    for (const chunk of chunks) {
+      const keys = [
+        `${this.base}:batch:${chunk.id}`,
+        `${this.base}:open`,
+        ...chunk.starts.map((s) => `${this.base}:m:${s}`),
+      ];
+      pipeline.eval(
+        PUSH,
+        keys.length,
+        ...keys,
+        MARKER_LIFETIME_MS,
+        this.minuteLifetimeMs,
+        chunk.starts.length,
+        ...chunk.starts,
+        ...chunk.args,
+      );
+      chunk.sent = true;
+    }
+    let replies: [Error | null, unknown][] | null;
+    try {
+      replies = await withTimeout(pipeline.exec(), this.timeoutMs * 5, "Usage push");
+    } catch (error) {
+      this.log.warn(`Usage push to Redis failed (${String(error)}); retrying with the next flush.`);
+      return { pushedRows: 0, unsent: null, failed: true, droppedRows };
+    }
+    let pushedRows = 0;
+    let failed = false;
+    const done = new Set<Chunk>();
+    chunks.forEach((chunk, i) => {
+      const [error] = replies?.[i] ?? [new Error("no reply")];
+      if (error) failed = true;
+      else {
+        done.add(chunk);
+        pushedRows += chunk.rows;
+      }
+    });
+    this.queue = this.queue.filter((c) => !done.has(c));
+    return { pushedRows, unsent: null, failed, droppedRows };
+  }
+
+  /**
+   * claim takes over expired claims and claims the minutes that started at or before
+   * `latestStartMs`, reads them, hands them to `write` (which must record each claim key with
+   * its rows, in one transaction), then deletes them from Redis. Returns the claims handled.
+   */
+  async claim(
+    now: number,
+    latestStartMs: number,
+    write: (claims: ClaimedMinute[]) => void,
+  ): Promise<number> {
+    const claimsKey = `${this.base}:claims`;
+    const stale = (await withTimeout(
+      this.redis.eval(RECLAIM, 1, claimsKey, now - this.leaseMs, MAX_MINUTES_PER_CLAIM, now),
+      this.timeoutMs * 5,
+      "Usage reclaim",
+    )) as string[];
+    const fresh = (await withTimeout(
+      this.redis.eval(
+        CLAIM,
+        2,
+        `${this.base}:open`,
+        claimsKey,
+        latestStartMs,
+        MAX_MINUTES_PER_CLAIM,
+        now,
+        randomUUID(),
+        this.base,
+      ),
+      this.timeoutMs * 5,
+      "Usage claim",
+    )) as string[];
+    const keys = [...stale, ...fresh];
+    if (keys.length === 0) return 0;
+    const read = this.redis.pipeline();
+    for (const key of keys) read.hgetall(key);
+    const replies = (await withTimeout(read.exec(), this.timeoutMs * 5, "Usage read")) ?? [];
+    const claims: ClaimedMinute[] = [];
+    keys.forEach((key, i) => {
+      const [error, hash] = replies[i] ?? [new Error("no reply"), null];
+      if (error) throw error;
+      const startMs = Number(key.slice(`${this.base}:claim:`.length).split(":")[0]);
+      claims.push({
+        key,
+        batch: batchOfHash(startMs, (hash ?? {}) as Record<string, string>, (field) =>
+          this.log.warn(`Skipped an unreadable usage field in Redis: ${field}`),
+        ),
+      });
+    });
+    write(claims);
+    const cleanup = this.redis.pipeline();
+    for (const key of keys) cleanup.del(key).zrem(claimsKey, key);
+    await withTimeout(cleanup.exec(), this.timeoutMs * 5, "Usage claim cleanup");
+    return claims.length;
+  }
+
+  private enqueue(batch: UsageBatch): void {
+    const increments = incrementsOf(batch);
+    for (let i = 0; i < increments.length; i += MAX_INCREMENTS_PER_CHUNK) {
+      const part = increments.slice(i, i + MAX_INCREMENTS_PER_CHUNK);
+      const starts: number[] = [];
+      const args: (string | number)[] = [];
+      for (const inc of part) {
+        let index = starts.indexOf(inc.startMs);
+        if (index < 0) index = starts.push(inc.startMs) - 1;
+        args.push(index + 1, inc.field, inc.by);
+      }
+      const own = batchOfIncrements(part);
+      this.queue.push({
+        id: randomUUID(),
+        starts,
+        args,
+        batch: own,
+        rows: own.rows.length + own.dryRun.length,
+        sent: false,
+      });
+    }
+  }
+
+  /** bound drops the oldest chunks past MAX_QUEUED_CHUNKS and returns the rows dropped. */
+  private bound(): number {
+    const excess = this.queue.length - MAX_QUEUED_CHUNKS;
+    if (excess <= 0) return 0;
+    const dropped = this.queue.splice(0, excess);
+    const rows = dropped.reduce((sum, chunk) => sum + chunk.rows, 0);
+    this.log.error(`Dropped ${rows} usage counts waiting for Redis for too long.`);
+    return rows;
+  }
+}
+
+/** batchOfIncrements turns increments back into a batch (a chunk's own counts). */
+function batchOfIncrements(increments: readonly { startMs: number; field: string; by: number }[]) {
+  const byMinute = new Map<number, Record<string, string>>();
+  for (const inc of increments) {
+    const hash = byMinute.get(inc.startMs) ?? {};
+    hash[inc.field] = String(Number(hash[inc.field] ?? 0) + inc.by);
+    byMinute.set(inc.startMs, hash);
+  }
+  return mergeBatches(
+    [...byMinute].map(([startMs, hash]) => batchOfHash(startMs, hash)),
+    MINUTE_MS,
+  );
+}
