@@ -94,3 +94,24 @@ export function parseId(value: string | undefined): number | null {
 export function notFound(what = "Not found"): Response {
   return problem(404, what);
 }
+
+/**
+ * parseQuery validates a request's query string (each parameter given once) with a schema of
+ * string fields; bad or repeated parameters become a 400 with field errors.
+ */
+export function parseQuery<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+): ParseResult<z.infer<S>> {
+  const params = new URL(request.url).searchParams;
+  const query: Record<string, string> = {};
+  const repeated: FieldErrors = {};
+  for (const [key, value] of params) {
+    if (key in query) repeated[key] = ["Give this parameter once"];
+    query[key] = value;
+  }
+  if (Object.keys(repeated).length > 0) return { ok: false, response: invalid(repeated) };
+  const parsed = schema.safeParse(query);
+  if (!parsed.success) return { ok: false, response: invalid(fieldErrorsOf(parsed.error)) };
+  return { ok: true, data: parsed.data };
+}

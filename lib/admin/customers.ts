@@ -5,6 +5,7 @@ import {
   getCustomer,
   insertCustomer,
   listCustomerOverrides,
+  promoteOverrideDryRun,
   replaceOverride,
   updateCustomerRow,
 } from "@/db/queries/customers";
@@ -200,6 +201,45 @@ function changeOverride(
       at: now,
     });
     return { ok: true, value: after };
+  });
+  if (result.ok) rt.policy.reload();
+  return result;
+}
+
+/**
+ * promoteOverride makes the dry-run limits of a customer's override for one operation enforced,
+ * in one audited change (409 when it has none).
+ */
+export function promoteOverride(
+  rt: AdminContext,
+  actor: string,
+  id: number,
+  operation: Operation,
+): Outcome<{ overrides: Partial<Record<Operation, OverrideView>>; promoted: number }> {
+  const now = rt.clock.now();
+  type Promoted = { overrides: Partial<Record<Operation, OverrideView>>; promoted: number };
+  const result = rt.db.transaction((tx): Outcome<Promoted> => {
+    if (!getCustomer(tx, id)) return notFound;
+    const before = overridesOf(tx, id)[operation] ?? null;
+    const promoted = promoteOverrideDryRun(tx, id, operation);
+    if (promoted === 0) {
+      return {
+        ok: false,
+        status: 409,
+        title: `The customer's ${operation} override has no dry-run limits to promote`,
+      };
+    }
+    const overrides = overridesOf(tx, id);
+    audit(tx, {
+      actor,
+      action: "override.promote-dry-run",
+      entityType: "customer",
+      entityId: id,
+      before: { operation, override: before },
+      after: { operation, override: overrides[operation] ?? null },
+      at: now,
+    });
+    return { ok: true, value: { overrides, promoted } };
   });
   if (result.ok) rt.policy.reload();
   return result;

@@ -96,20 +96,28 @@ export class TrafficLog {
     return out;
   }
 
-  /** totals returns allowed and denied counts per customer over the last `seconds` seconds. */
+  /**
+   * totals returns allowed and denied counts per customer over the last `seconds` seconds, for
+   * the customers with decisions in them.
+   */
   totals(now: number, seconds: number): Map<number, TrafficTotals> {
     const last = Math.floor(now / 1000);
     const first = last - Math.min(seconds, this.windowSeconds) + 1;
     const result = new Map<number, TrafficTotals>();
     for (const s of this.series.values()) {
-      const total = result.get(s.customerId) ?? { allowed: 0, denied: 0 };
+      let allowed = 0;
+      let denied = 0;
       for (let slot = 0; slot < this.windowSeconds; slot++) {
         const sec = s.seconds[slot] as number;
         if (sec >= first && sec <= last) {
-          total.allowed += s.allowed[slot] as number;
-          total.denied += s.denied[slot] as number;
+          allowed += s.allowed[slot] as number;
+          denied += s.denied[slot] as number;
         }
       }
+      if (allowed + denied === 0) continue;
+      const total = result.get(s.customerId) ?? { allowed: 0, denied: 0 };
+      total.allowed += allowed;
+      total.denied += denied;
       result.set(s.customerId, total);
     }
     return result;

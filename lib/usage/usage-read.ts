@@ -1,6 +1,9 @@
 import type { Tx } from "@/db/client";
 import {
+  aggregateDryRun,
   aggregateUsage,
+  type DryRunAggregate,
+  type DryRunFilter,
   getFoldWatermark,
   type UsageAggregate,
   type UsageFilter,
@@ -82,6 +85,29 @@ export function readUsage(
       const into = merged.get(key);
       if (!into) merged.set(key, { ...row });
       else for (const counter of COUNTERS) into[counter] += row[counter];
+    }
+  }
+  return [...merged.values()];
+}
+
+/**
+ * readDryRun sums the dry-run refusals over a filter's range per customer, plan, operation,
+ * source and limit, each part of the range read from the table that holds it once.
+ */
+export function readDryRun(tx: Tx, filter: DryRunFilter, minutesFromMs: number): DryRunAggregate[] {
+  const merged = new Map<string, DryRunAggregate>();
+  const pieces = planPieces(filter.fromMs, filter.toMs, getFoldWatermark(tx), minutesFromMs);
+  for (const piece of pieces) {
+    const rows = aggregateDryRun(tx, piece.table, {
+      ...filter,
+      fromMs: piece.fromMs,
+      toMs: piece.toMs,
+    });
+    for (const row of rows) {
+      const key = `${row.customerId}|${row.planId}|${row.operation}|${row.source}|${row.limitCount}|${row.limitPeriodMs}`;
+      const into = merged.get(key);
+      if (into) into.refused += row.refused;
+      else merged.set(key, { ...row });
     }
   }
   return [...merged.values()];

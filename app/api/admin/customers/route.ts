@@ -5,9 +5,12 @@ import { json, parseBody } from "@/lib/http";
 import { withOperator } from "@/lib/route/operator";
 import { customerCreateSchema } from "@/lib/schemas/customer.schema";
 
-/** GET /api/admin/customers lists customers with their traffic over the last 5 minutes. */
-export const GET = withOperator(({ runtime }) => {
-  const totals = runtime.traffic.totals(runtime.clock.now(), 300);
+/**
+ * GET /api/admin/customers lists customers with their traffic over the last 5 minutes (the
+ * whole fleet's with Redis).
+ */
+export const GET = withOperator(async ({ runtime }) => {
+  const { totals } = await runtime.usage.live.totals(runtime.clock.now(), 300);
   const customers = listCustomers(runtime.db).map((c) => ({
     ...c,
     traffic: totals.get(c.id) ?? { allowed: 0, denied: 0 },
