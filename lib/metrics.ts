@@ -13,8 +13,8 @@ export type UsageSink = "sqlite" | "redis";
 
 /** UsageFlushHealth is what the usage flush reports to the scrape, read at each scrape. */
 export interface UsageFlushHealth {
-  /** lastFlushAgeSeconds is how long ago the last successful flush ended (null: none yet). */
-  lastFlushAgeSeconds(): number | null;
+  /** lastFlushAgeSeconds is how long ago the last flush succeeded (or the instance started). */
+  lastFlushAgeSeconds(): number;
   /** pendingRows is how many rows wait in memory for a flush or a retry. */
   pendingRows(): number;
 }
@@ -98,12 +98,10 @@ export function createMetrics(
   let health: UsageFlushHealth | undefined;
   new Gauge({
     name: "ratekeeper_usage_last_flush_age_seconds",
-    help: "Seconds since the last successful usage flush (absent before the first).",
+    help: "Seconds since the last successful usage flush (or since start, before the first).",
     registers: [registry],
     collect() {
-      const age = health?.lastFlushAgeSeconds();
-      if (age === null || age === undefined) this.reset();
-      else this.set(age);
+      this.set(health?.lastFlushAgeSeconds() ?? 0);
     },
   });
   new Gauge({

@@ -63,7 +63,8 @@ export class UsageService implements UsageRecorder {
   private readonly relay: RedisUsageRelay | undefined;
   private readonly liveRedis: RedisLiveTraffic | undefined;
   private retry: UsageBatch | undefined;
-  private lastFlushAt: number | undefined;
+  /** lastFlushAt is when the last flush succeeded (or the service started, before the first). */
+  private lastFlushAt: number;
   /** queue serializes flushes, claims and folds: one at a time, in call order. */
   private queue: Promise<unknown> = Promise.resolve();
   private timers: ReturnType<typeof setInterval>[] = [];
@@ -71,6 +72,7 @@ export class UsageService implements UsageRecorder {
 
   constructor(options: UsageServiceOptions) {
     this.options = options;
+    this.lastFlushAt = options.clock.now();
     const { redis, log, traffic } = options;
     if (redis) {
       this.relay = new RedisUsageRelay({
@@ -90,10 +92,7 @@ export class UsageService implements UsageRecorder {
     }
     this.live = this.liveRedis ?? new LocalLiveTraffic(traffic);
     options.metrics.watchUsage({
-      lastFlushAgeSeconds: () =>
-        this.lastFlushAt === undefined
-          ? null
-          : Math.max(0, (options.clock.now() - this.lastFlushAt) / 1000),
+      lastFlushAgeSeconds: () => Math.max(0, (options.clock.now() - this.lastFlushAt) / 1000),
       pendingRows: () =>
         this.counter.pendingCells +
         (this.relay?.pendingRows ?? 0) +
