@@ -4,6 +4,24 @@ CREATE TABLE `usage_claims` (
 );
 --> statement-breakpoint
 CREATE INDEX `usage_claims_applied` ON `usage_claims` (`applied_at`);--> statement-breakpoint
+CREATE TABLE `usage_days` (
+	`start_ms` integer NOT NULL,
+	`customer_id` integer NOT NULL,
+	`operation` text NOT NULL,
+	`plan_id` integer NOT NULL,
+	`allowed` integer DEFAULT 0 NOT NULL,
+	`denied` integer DEFAULT 0 NOT NULL,
+	`unavailable` integer DEFAULT 0 NOT NULL,
+	`tokens_requested` integer DEFAULT 0 NOT NULL,
+	`tokens_taken` integer DEFAULT 0 NOT NULL,
+	PRIMARY KEY(`start_ms`, `customer_id`, `operation`, `plan_id`),
+	FOREIGN KEY (`customer_id`) REFERENCES `customers`(`id`) ON UPDATE no action ON DELETE cascade,
+	CONSTRAINT "usage_days_operation" CHECK("usage_days"."operation" IN ('read', 'write')),
+	CONSTRAINT "usage_days_aligned" CHECK("usage_days"."start_ms" % 86400000 = 0),
+	CONSTRAINT "usage_days_counts" CHECK("usage_days"."allowed" >= 0 AND "usage_days"."denied" >= 0 AND "usage_days"."unavailable" >= 0 AND "usage_days"."tokens_requested" >= 0 AND "usage_days"."tokens_taken" >= 0)
+);
+--> statement-breakpoint
+CREATE INDEX `usage_days_customer` ON `usage_days` (`customer_id`,`start_ms`);--> statement-breakpoint
 CREATE TABLE `usage_dry_run_hours` (
 	`start_ms` integer NOT NULL,
 	`customer_id` integer NOT NULL,

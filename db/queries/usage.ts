@@ -5,6 +5,7 @@ import type { Tx } from "../client";
 import {
   customers,
   usageClaims,
+  usageDays,
   usageDryRunHours,
   usageDryRunMinutes,
   usageHours,
@@ -12,12 +13,21 @@ import {
 } from "../schema";
 import { getSetting, putSetting } from "./operator";
 
-/** UsageTable names a rollup resolution: "minutes" or "hours". */
-export type UsageTable = "minutes" | "hours";
+/** UsageTable names a rollup resolution: "minutes", "hours" or "days". */
+export type UsageTable = "minutes" | "hours" | "days";
 
-const TABLES = { minutes: usageMinutes, hours: usageHours } as const;
+/** DryRunTable names a dry-run rollup resolution: "minutes" or "hours". */
+export type DryRunTable = "minutes" | "hours";
+
+const TABLES = { minutes: usageMinutes, hours: usageHours, days: usageDays } as const;
 const DRY_RUN_TABLES = { minutes: usageDryRunMinutes, hours: usageDryRunHours } as const;
-const STEP_MS = { minutes: 60_000, hours: 3_600_000 } as const;
+
+/** USAGE_STEP_MS is each rollup table's step: a row spans one minute, hour or UTC day. */
+export const USAGE_STEP_MS: Readonly<Record<UsageTable, number>> = {
+  minutes: 60_000,
+  hours: 3_600_000,
+  days: 86_400_000,
+};
 
 /** UsageCounts are the additive counters of a rollup row (decisions and tokens). */
 export interface UsageCounts {
@@ -48,78 +58,68 @@ export interface DryRunRowValues {
   refused: number;
 }
 
-/** FOLD_WATERMARK is the setting that holds the fold's watermark (ms since the epoch). */
+/** FOLD_WATERMARK is the setting that holds the hour fold's watermark (ms since the epoch). */
 const FOLD_WATERMARK = "usage.folded_through_ms";
+/** DAY_FOLD_WATERMARK is the setting that holds the day fold's watermark (ms since the epoch). */
+const DAY_FOLD_WATERMARK = "usage.days_folded_through_ms";
+
+/** UPSERT_CHUNK is how many rows one INSERT carries (9 parameters each, far below SQLite's cap). */
+const UPSERT_CHUNK = 500;
+
+function chunks<T>(rows: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += UPSERT_CHUNK) out.push(rows.slice(i, i + UPSERT_CHUNK));
+  return out;
+}
 
 /**
  * upsertUsageRows adds each row's counters to the table's row of the same identity (creating it),
- * with one prepared statement run per row: additive, so a row written twice counts twice.
+ * a few hundred rows per statement: additive, so a row written twice counts twice.
  */
 export function upsertUsageRows(tx: Tx, table: UsageTable, rows: readonly UsageRowValues[]): void {
-  if (rows.length === 0) return;
   const t = TABLES[table];
   const add = (column: AnySQLiteColumn) => sql`${column} + excluded.${sql.identifier(column.name)}`;
-  const statement = tx
-    .insert(t)
-    .values({
-      startMs: sql.placeholder("startMs"),
-      customerId: sql.placeholder("customerId"),
-      operation: sql.placeholder("operation"),
-      planId: sql.placeholder("planId"),
-      allowed: sql.placeholder("allowed"),
-      denied: sql.placeholder("denied"),
-      unavailable: sql.placeholder("unavailable"),
-      tokensRequested: sql.placeholder("tokensRequested"),
-      tokensTaken: sql.placeholder("tokensTaken"),
-    })
-    .onConflictDoUpdate({
-      target: [t.startMs, t.customerId, t.operation, t.planId],
-      set: {
-        allowed: add(t.allowed),
-        denied: add(t.denied),
-        unavailable: add(t.unavailable),
-        tokensRequested: add(t.tokensRequested),
-        tokensTaken: add(t.tokensTaken),
-      },
-    })
-    .prepare();
-  for (const row of rows) statement.run({ ...row });
+  for (const chunk of chunks(rows)) {
+    tx.insert(t)
+      .values(chunk)
+      .onConflictDoUpdate({
+        target: [t.startMs, t.customerId, t.operation, t.planId],
+        set: {
+          allowed: add(t.allowed),
+          denied: add(t.denied),
+          unavailable: add(t.unavailable),
+          tokensRequested: add(t.tokensRequested),
+          tokensTaken: add(t.tokensTaken),
+        },
+      })
+      .run();
+  }
 }
 
 /** upsertDryRunRows adds each dry-run row's refusals to the table's row of the same identity. */
 export function upsertDryRunRows(
   tx: Tx,
-  table: UsageTable,
+  table: DryRunTable,
   rows: readonly DryRunRowValues[],
 ): void {
-  if (rows.length === 0) return;
   const t = DRY_RUN_TABLES[table];
-  const statement = tx
-    .insert(t)
-    .values({
-      startMs: sql.placeholder("startMs"),
-      customerId: sql.placeholder("customerId"),
-      operation: sql.placeholder("operation"),
-      planId: sql.placeholder("planId"),
-      source: sql.placeholder("source"),
-      limitCount: sql.placeholder("limitCount"),
-      limitPeriodMs: sql.placeholder("limitPeriodMs"),
-      refused: sql.placeholder("refused"),
-    })
-    .onConflictDoUpdate({
-      target: [
-        t.startMs,
-        t.customerId,
-        t.operation,
-        t.source,
-        t.limitCount,
-        t.limitPeriodMs,
-        t.planId,
-      ],
-      set: { refused: sql`${t.refused} + excluded.refused` },
-    })
-    .prepare();
-  for (const row of rows) statement.run({ ...row });
+  for (const chunk of chunks(rows)) {
+    tx.insert(t)
+      .values(chunk)
+      .onConflictDoUpdate({
+        target: [
+          t.startMs,
+          t.customerId,
+          t.operation,
+          t.source,
+          t.limitCount,
+          t.limitPeriodMs,
+          t.planId,
+        ],
+        set: { refused: sql`${t.refused} + excluded.refused` },
+      })
+      .run();
+  }
 }
 
 /** listCustomerIds returns the id of every stored customer. */
@@ -148,6 +148,49 @@ export function setFoldWatermark(tx: Tx, ms: number): void {
   putSetting(tx, FOLD_WATERMARK, String(ms));
 }
 
+/**
+ * getDayFoldWatermark returns the day fold's watermark (ms): every UTC day before it is complete
+ * in usage_days. Undefined before the first day fold.
+ */
+export function getDayFoldWatermark(tx: Tx): number | undefined {
+  const value = getSetting(tx, DAY_FOLD_WATERMARK);
+  return value === undefined ? undefined : Number(value);
+}
+
+/** setDayFoldWatermark stores the day fold's watermark (ms). */
+export function setDayFoldWatermark(tx: Tx, ms: number): void {
+  putSetting(tx, DAY_FOLD_WATERMARK, String(ms));
+}
+
+/** oldestUsageHour returns the start (ms) of the oldest hour row, or undefined if none. */
+export function oldestUsageHour(tx: Tx): number | undefined {
+  return (
+    tx
+      .select({ ms: sql<number | null>`min(${usageHours.startMs})` })
+      .from(usageHours)
+      .get()?.ms ?? undefined
+  );
+}
+
+/** foldHoursIntoDays adds the hour rows in [fromMs, toMs) to the day rows, summing each day's. */
+export function foldHoursIntoDays(tx: Tx, fromMs: number, toMs: number): void {
+  const day = sql.raw(String(USAGE_STEP_MS.days));
+  tx.run(sql`
+    INSERT INTO ${usageDays} (start_ms, customer_id, operation, plan_id, allowed, denied,
+      unavailable, tokens_requested, tokens_taken)
+    SELECT start_ms - start_ms % ${day}, customer_id, operation, plan_id, sum(allowed),
+      sum(denied), sum(unavailable), sum(tokens_requested), sum(tokens_taken)
+    FROM ${usageHours}
+    WHERE start_ms >= ${fromMs} AND start_ms < ${toMs}
+    GROUP BY 1, 2, 3, 4
+    ON CONFLICT (start_ms, customer_id, operation, plan_id) DO UPDATE SET
+      allowed = allowed + excluded.allowed,
+      denied = denied + excluded.denied,
+      unavailable = unavailable + excluded.unavailable,
+      tokens_requested = tokens_requested + excluded.tokens_requested,
+      tokens_taken = tokens_taken + excluded.tokens_taken`);
+}
+
 /** oldestUsageMinute returns the start (ms) of the oldest minute row, or undefined if none. */
 export function oldestUsageMinute(tx: Tx): number | undefined {
   const minutes = tx
@@ -167,7 +210,7 @@ export function oldestUsageMinute(tx: Tx): number | undefined {
  * counts and dry-run refusals), summing each hour's minutes. The minute rows stay.
  */
 export function foldMinutesIntoHours(tx: Tx, fromMs: number, toMs: number): void {
-  const hour = sql.raw(String(STEP_MS.hours));
+  const hour = sql.raw(String(USAGE_STEP_MS.hours));
   tx.run(sql`
     INSERT INTO ${usageHours} (start_ms, customer_id, operation, plan_id, allowed, denied,
       unavailable, tokens_requested, tokens_taken)
@@ -198,7 +241,7 @@ export function foldMinutesIntoHours(tx: Tx, fromMs: number, toMs: number): void
 export function pruneUsage(
   tx: Tx,
   before: { minutesMs: number; hoursMs: number },
-): { minutes: number; hours: number } {
+): { minutes: number; hours: number; days: number } {
   const minutes =
     tx.delete(usageMinutes).where(lt(usageMinutes.startMs, before.minutesMs)).run().changes +
     tx.delete(usageDryRunMinutes).where(lt(usageDryRunMinutes.startMs, before.minutesMs)).run()
@@ -206,7 +249,12 @@ export function pruneUsage(
   const hours =
     tx.delete(usageHours).where(lt(usageHours.startMs, before.hoursMs)).run().changes +
     tx.delete(usageDryRunHours).where(lt(usageDryRunHours.startMs, before.hoursMs)).run().changes;
-  return { minutes, hours };
+  // Day rows go with the hours they were folded from: a day once its last hour has gone.
+  const days = tx
+    .delete(usageDays)
+    .where(lt(usageDays.startMs, before.hoursMs - USAGE_STEP_MS.days + 1))
+    .run().changes;
+  return { minutes, hours, days };
 }
 
 /**
@@ -245,7 +293,10 @@ export interface UsageAggregate extends UsageCounts {
   operation: Operation;
 }
 
-function usageWhere(t: typeof usageMinutes | typeof usageHours, f: UsageFilter): SQL | undefined {
+function usageWhere(
+  t: typeof usageMinutes | typeof usageHours | typeof usageDays,
+  f: UsageFilter,
+): SQL | undefined {
   return and(
     gte(t.startMs, f.fromMs),
     lt(t.startMs, f.toMs),
@@ -264,7 +315,7 @@ export function aggregateUsage(
   table: UsageTable,
   filter: UsageFilter,
   groupBy: readonly UsageGroup[],
-  bucketMs: number = STEP_MS[table],
+  bucketMs: number = USAGE_STEP_MS[table],
 ): UsageAggregate[] {
   const t = TABLES[table];
   const step = sql.raw(String(bucketMs));
@@ -303,7 +354,7 @@ export interface TakenStep {
  */
 export function listTakenSteps(
   tx: Tx,
-  table: UsageTable,
+  table: "minutes" | "hours",
   filter: UsageFilter,
   customerIds: readonly number[],
 ): TakenStep[] {
@@ -341,7 +392,11 @@ export interface PeakBound {
  * listPeakBounds returns, per customer and operation with traffic in the filter, the most tokens
  * taken in one step and in all: no window of k steps can take more than min(total, k × max).
  */
-export function listPeakBounds(tx: Tx, table: UsageTable, filter: UsageFilter): PeakBound[] {
+export function listPeakBounds(
+  tx: Tx,
+  table: "minutes" | "hours",
+  filter: UsageFilter,
+): PeakBound[] {
   const t = TABLES[table];
   const perStep = tx
     .select({
@@ -388,7 +443,7 @@ export interface DryRunFilter {
 /** aggregateDryRun sums a dry-run table's refusals per customer, plan, operation and limit. */
 export function aggregateDryRun(
   tx: Tx,
-  table: UsageTable,
+  table: DryRunTable,
   filter: DryRunFilter,
 ): DryRunAggregate[] {
   const t = DRY_RUN_TABLES[table];

@@ -6,6 +6,7 @@ export * from "./operator";
 export * from "./plan-limits";
 export * from "./plans";
 export * from "./usage-claims";
+export * from "./usage-days";
 export * from "./usage-dry-run-hours";
 export * from "./usage-dry-run-minutes";
 export * from "./usage-hours";

@@ -43,11 +43,6 @@ export const COUNTERS = [
   "tokensTaken",
 ] as const;
 
-/** usageKey names a row's identity (everything but its counters). */
-export function usageKey(row: Omit<UsageRow, (typeof COUNTERS)[number]>): string {
-  return `${row.startMs}|${row.customerId}|${row.operation}|${row.planId}`;
-}
-
 /** dryRunKey names a dry-run row's identity (everything but `refused`). */
 export function dryRunKey(row: Omit<DryRunRow, "refused">): string {
   return `${row.startMs}|${row.customerId}|${row.operation}|${row.planId}|${row.source}|${row.limitCount}|${row.limitPeriodMs}`;
@@ -63,17 +58,21 @@ export function mergeBatches(batches: readonly UsageBatch[], stepMs: number): Us
   const dryRun = new Map<string, DryRunRow>();
   for (const batch of batches) {
     for (const row of batch.rows) {
-      const startMs = Math.floor(row.startMs / stepMs) * stepMs;
-      const key = usageKey({ ...row, startMs });
+      const startMs = row.startMs - (row.startMs % stepMs);
+      const key = `${startMs}|${row.customerId}|${row.operation}|${row.planId}`;
       const into = rows.get(key);
       if (!into) {
-        rows.set(key, { ...row, startMs });
+        rows.set(key, startMs === row.startMs ? { ...row } : { ...row, startMs });
         continue;
       }
-      for (const counter of COUNTERS) into[counter] += row[counter];
+      into.allowed += row.allowed;
+      into.denied += row.denied;
+      into.unavailable += row.unavailable;
+      into.tokensRequested += row.tokensRequested;
+      into.tokensTaken += row.tokensTaken;
     }
     for (const row of batch.dryRun) {
-      const startMs = Math.floor(row.startMs / stepMs) * stepMs;
+      const startMs = row.startMs - (row.startMs % stepMs);
       const key = dryRunKey({ ...row, startMs });
       const into = dryRun.get(key);
       if (into) into.refused += row.refused;

@@ -49,9 +49,9 @@ interface Chunk {
 export interface PushResult {
   /** pushedRows is how many rows Redis acknowledged. */
   pushedRows: number;
-  /** unsent holds counts that never reached Redis (it was not connected): safe to write elsewhere. */
+  /** unsent holds counts never sent to Redis (it did not answer): safe to write elsewhere. */
   unsent: UsageBatch | null;
-  /** failed is true when a sent chunk got no acknowledgement: it is retried by its id. */
+  /** failed is true when chunks wait for Redis: sent ones are retried by their ids. */
   failed: boolean;
   /** dropped is how many rows were given up because too much waited. */
   droppedRows: number;
@@ -108,34 +108,38 @@ export class RedisUsageRelay {
 
   /**
    * push sends a flush's counts, with the chunks still waiting from earlier flushes, in one
-   * pipeline. While Redis is not connected, `handBack` returns the chunks never sent (for an
-   * instance with a database to write itself); without it they wait. See PushResult.
+   * pipeline. After a push that got no acknowledgement, the chunks it sent are sent again first,
+   * alone (they may or may not have counted: their markers decide), and fresh chunks wait until
+   * they are acknowledged; with `handBack`, the fresh ones are handed back meanwhile (never sent,
+   * so never counted by Redis), for an instance with a database to write itself. See PushResult.
    */
   async push(batch: UsageBatch, options: { handBack: boolean }): Promise<PushResult> {
     this.enqueue(batch);
     const droppedRows = this.bound();
-    if (!this.connected && options.handBack) {
-      // Never sent, so never counted by Redis: the caller may write these itself.
-      const unsent = this.queue.filter((c) => !c.sent);
-      this.queue = this.queue.filter((c) => c.sent);
-      return {
-        pushedRows: 0,
-        unsent:
-          unsent.length > 0
-            ? mergeBatches(
-                unsent.map((c) => c.batch),
-                MINUTE_MS,
-              )
-            : null,
-        failed: this.queue.length > 0,
-        droppedRows,
-      };
+    const result: PushResult = { pushedRows: 0, unsent: null, failed: false, droppedRows };
+    const uncertain = this.queue.filter((c) => c.sent);
+    if (uncertain.length > 0 || !this.connected) {
+      const settled = this.connected && (await this.send(uncertain, result));
+      if (!settled) {
+        result.failed = true;
+        if (options.handBack) result.unsent = this.takeUnsent();
+        return result;
+      }
     }
-    const chunks = this.queue.slice(0, MAX_CHUNKS_PER_PUSH);
-    if (chunks.length === 0) return { pushedRows: 0, unsent: null, failed: false, droppedRows };
-    if (!this.connected) return { pushedRows: 0, unsent: null, failed: true, droppedRows };
+    const fresh = this.queue.filter((c) => !c.sent);
+    if (fresh.length > 0 && !(await this.send(fresh, result))) result.failed = true;
+    return result;
+  }
+
+  /**
+   * send pushes chunks (MAX_CHUNKS_PER_PUSH at most) in one pipeline, drops those Redis
+   * acknowledged from the queue, adds their rows to `result`, and returns whether all were.
+   */
+  private async send(chunks: Chunk[], result: PushResult): Promise<boolean> {
+    const batch = chunks.slice(0, MAX_CHUNKS_PER_PUSH);
+    if (batch.length === 0) return true;
     const pipeline = this.redis.pipeline();
-    for (const chunk of chunks) {
+    for (const chunk of batch) {
       const keys = [
         `${this.base}:batch:${chunk.id}`,
         `${this.base}:open`,
@@ -157,22 +161,30 @@ export class RedisUsageRelay {
     try {
       replies = await withTimeout(pipeline.exec(), this.timeoutMs * 5, "Usage push");
     } catch (error) {
-      this.log.warn(`Usage push to Redis failed (${String(error)}); retrying with the next flush.`);
-      return { pushedRows: 0, unsent: null, failed: true, droppedRows };
+      this.log.warn(`Usage push to Redis failed (${String(error)}); it is sent again later.`);
+      return false;
     }
-    let pushedRows = 0;
-    let failed = false;
     const done = new Set<Chunk>();
-    chunks.forEach((chunk, i) => {
+    batch.forEach((chunk, i) => {
       const [error] = replies?.[i] ?? [new Error("no reply")];
-      if (error) failed = true;
-      else {
+      if (!error) {
         done.add(chunk);
-        pushedRows += chunk.rows;
+        result.pushedRows += chunk.rows;
       }
     });
     this.queue = this.queue.filter((c) => !done.has(c));
-    return { pushedRows, unsent: null, failed, droppedRows };
+    return done.size === chunks.length;
+  }
+
+  /** takeUnsent removes the chunks never sent from the queue and returns their counts. */
+  private takeUnsent(): UsageBatch | null {
+    const unsent = this.queue.filter((c) => !c.sent);
+    if (unsent.length === 0) return null;
+    this.queue = this.queue.filter((c) => c.sent);
+    return mergeBatches(
+      unsent.map((c) => c.batch),
+      MINUTE_MS,
+    );
   }
 
   /**

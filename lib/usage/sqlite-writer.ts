@@ -1,18 +1,22 @@
 import type { Db, Tx } from "@/db/client";
 import {
+  foldHoursIntoDays,
   foldMinutesIntoHours,
+  getDayFoldWatermark,
   getFoldWatermark,
   listCustomerIds,
+  oldestUsageHour,
   oldestUsageMinute,
   pruneClaims,
   pruneUsage,
   recordClaim,
+  setDayFoldWatermark,
   setFoldWatermark,
   upsertDryRunRows,
   upsertUsageRows,
 } from "@/db/queries/usage";
 import { isEmpty, mergeBatches, type UsageBatch } from "./batch";
-import { DAY_MS, floorTo, HOUR_MS } from "./time";
+import { DAY_MS, floorTo, HOUR_MS, MINUTE_MS } from "./time";
 
 /** WriteResult says how many rows a write added to (minute rows and hour rows alike). */
 export interface WriteResult {
@@ -21,9 +25,10 @@ export interface WriteResult {
 
 /**
  * writeBatchIn adds a batch to the rollups inside the caller's transaction: minute rows always,
- * and hour rows too for minutes before the fold's watermark (a late count for an hour already
- * folded), so that every count is in exactly one place a reader sums. Counts of customers that
- * no longer exist are dropped (their rows went with them).
+ * hour rows too for minutes before the hour fold's watermark, and day rows for minutes before the
+ * day fold's (a late count for a step already folded), so that every level a reader may use
+ * holds every count once. Counts of customers that no longer exist are dropped (their rows went
+ * with them).
  */
 export function writeBatchIn(tx: Tx, batch: UsageBatch): WriteResult {
   if (isEmpty(batch)) return { rows: 0 };
@@ -33,13 +38,13 @@ export function writeBatchIn(tx: Tx, batch: UsageBatch): WriteResult {
   upsertUsageRows(tx, "minutes", rows);
   upsertDryRunRows(tx, "minutes", dryRun);
   let written = rows.length + dryRun.length;
-  const watermark = getFoldWatermark(tx);
-  if (watermark !== undefined) {
+  const hours = getFoldWatermark(tx);
+  if (hours !== undefined) {
     const late = mergeBatches(
       [
         {
-          rows: rows.filter((r) => r.startMs < watermark),
-          dryRun: dryRun.filter((r) => r.startMs < watermark),
+          rows: rows.filter((r) => r.startMs < hours),
+          dryRun: dryRun.filter((r) => r.startMs < hours),
         },
       ],
       HOUR_MS,
@@ -47,6 +52,12 @@ export function writeBatchIn(tx: Tx, batch: UsageBatch): WriteResult {
     upsertUsageRows(tx, "hours", late.rows);
     upsertDryRunRows(tx, "hours", late.dryRun);
     written += late.rows.length + late.dryRun.length;
+  }
+  const days = getDayFoldWatermark(tx);
+  if (days !== undefined) {
+    const late = mergeBatches([{ rows: rows.filter((r) => r.startMs < days), dryRun: [] }], DAY_MS);
+    upsertUsageRows(tx, "days", late.rows);
+    written += late.rows.length;
   }
   return { rows: written };
 }
@@ -72,7 +83,7 @@ export function writeClaims(
     (tx) => {
       const fresh: UsageBatch[] = [];
       for (const claim of claims) if (recordClaim(tx, claim.key, now)) fresh.push(claim.batch);
-      return writeBatchIn(tx, mergeBatches(fresh, 60_000));
+      return writeBatchIn(tx, mergeBatches(fresh, MINUTE_MS));
     },
     { behavior: "immediate" },
   );
@@ -88,21 +99,26 @@ export interface FoldOptions {
   maxSpanMs?: number;
 }
 
-/** FoldResult says what a fold did: the watermark it reached, and the rows it pruned. */
+/** FoldResult says what a fold did: the watermarks it reached, and the rows it pruned. */
 export interface FoldResult {
+  /** watermarkMs: every hour before it is in the hour rows. */
   watermarkMs: number;
+  /** dayWatermarkMs: every UTC day before it is in the day rows. */
+  dayWatermarkMs: number;
   prunedMinuteRows: number;
   prunedHourRows: number;
+  prunedDayRows: number;
 }
 
 /** CLAIM_MEMORY_MS is how long written claims are remembered: far longer than any lease. */
 const CLAIM_MEMORY_MS = DAY_MS;
 
 /**
- * foldAndPrune folds the minutes of every closed hour (ended `delayMs` ago) into hour rows and
- * moves the watermark past them, in one transaction; then deletes minute rows older than the
- * minute retention (never an unfolded one), hour rows older than the hour retention, and the
- * claims remembered for a day.
+ * foldAndPrune folds the minutes of every closed hour (ended `delayMs` ago) into hour rows, and
+ * the hours of every complete UTC day into day rows, moving each watermark past what it folded,
+ * in one transaction; then deletes minute rows older than the minute retention (never an
+ * unfolded one), hour rows older than the hour retention (day rows once their day's hours are
+ * gone), and the claims remembered for a day.
  */
 export function foldAndPrune(db: Db, now: number, options: FoldOptions): FoldResult {
   const delayMs = options.delayMs ?? 5 * 60_000;
@@ -121,6 +137,18 @@ export function foldAndPrune(db: Db, now: number, options: FoldOptions): FoldRes
         watermark = end;
       }
       setFoldWatermark(tx, watermark);
+      const dayTarget = floorTo(watermark, DAY_MS);
+      let days = getDayFoldWatermark(tx);
+      if (days === undefined) {
+        const oldest = oldestUsageHour(tx);
+        days = oldest === undefined ? dayTarget : Math.min(floorTo(oldest, DAY_MS), dayTarget);
+      }
+      const dayEnd = Math.min(dayTarget, days + maxSpanMs);
+      if (dayEnd > days) {
+        foldHoursIntoDays(tx, days, dayEnd);
+        days = dayEnd;
+      }
+      setDayFoldWatermark(tx, days);
       const pruned = pruneUsage(tx, {
         minutesMs: Math.min(watermark, now - options.minuteRetentionMs),
         hoursMs: now - options.hourRetentionMs,
@@ -128,8 +156,10 @@ export function foldAndPrune(db: Db, now: number, options: FoldOptions): FoldRes
       pruneClaims(tx, now - CLAIM_MEMORY_MS);
       return {
         watermarkMs: watermark,
+        dayWatermarkMs: days,
         prunedMinuteRows: pruned.minutes,
         prunedHourRows: pruned.hours,
+        prunedDayRows: pruned.days,
       };
     },
     { behavior: "immediate" },

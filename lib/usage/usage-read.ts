@@ -4,6 +4,8 @@ import {
   aggregateUsage,
   type DryRunAggregate,
   type DryRunFilter,
+  type DryRunTable,
+  getDayFoldWatermark,
   getFoldWatermark,
   type UsageAggregate,
   type UsageFilter,
@@ -11,7 +13,7 @@ import {
   type UsageTable,
 } from "@/db/queries/usage";
 import { COUNTERS } from "./batch";
-import { floorTo, HOUR_MS, MINUTE_MS } from "./time";
+import { DAY_MS, floorTo, HOUR_MS, MINUTE_MS } from "./time";
 
 /** Piece is a part of a range read from one rollup table: [fromMs, toMs). */
 export interface Piece {
@@ -21,45 +23,68 @@ export interface Piece {
 }
 
 /**
- * planPieces splits [fromMs, toMs) into the parts each table answers for exactly once: hour
- * rows for the whole hours before the fold's watermark, minute rows for the rest (after the
- * watermark, and for a partial first hour while minute rows of it are kept). Where minute rows
- * are gone (before `minutesFromMs`), the range starts at its hour.
+ * Level is a rollup table a range may be read from: rows of `stepMs`, complete for every step
+ * before `throughMs` (its fold's watermark; undefined before the first fold). The minute table is
+ * the finest, complete up to the present.
+ */
+export interface Level {
+  table: UsageTable;
+  stepMs: number;
+  throughMs: number | undefined;
+}
+
+/**
+ * planPieces splits [fromMs, toMs) into parts each read from one table, each instant from one
+ * table only: the coarsest level (first) for the whole steps it has folded, finer levels for the
+ * rest, down to minutes. Where minute rows are gone (before `minutesFromMs`), a part that would
+ * need them starts at its hour instead (the range widens to the hour).
  */
 export function planPieces(
   fromMs: number,
   toMs: number,
-  watermarkMs: number | undefined,
+  levels: readonly Level[],
   minutesFromMs: number,
 ): Piece[] {
   if (toMs <= fromMs) return [];
-  if (watermarkMs === undefined || watermarkMs <= fromMs) {
-    return [{ table: "minutes", fromMs, toMs }];
+  const [level, ...finer] = levels;
+  if (!level) return [];
+  if (finer.length === 0) return [{ table: level.table, fromMs, toMs }];
+  const { stepMs, throughMs } = level;
+  if (throughMs === undefined || throughMs <= fromMs) {
+    return planPieces(fromMs, toMs, finer, minutesFromMs);
   }
-  const pieces: Piece[] = [];
-  let hoursFrom = Math.ceil(fromMs / HOUR_MS) * HOUR_MS;
-  if (fromMs < minutesFromMs) hoursFrom = floorTo(fromMs, HOUR_MS);
-  else if (hoursFrom > fromMs) {
-    pieces.push({ table: "minutes", fromMs, toMs: Math.min(hoursFrom, watermarkMs, toMs) });
+  let start = Math.ceil(fromMs / stepMs) * stepMs;
+  // The part before the first whole step needs the finer rows; minutes may be gone.
+  if (start > fromMs && finer.length === 1 && fromMs < minutesFromMs) {
+    start = floorTo(fromMs, stepMs);
   }
-  const hoursTo = Math.min(watermarkMs, toMs);
-  if (hoursTo > hoursFrom) {
-    // Hour rows cover whole hours: a range that ends inside one takes the rest from minutes.
-    const wholeTo = floorTo(hoursTo, HOUR_MS);
-    if (wholeTo > hoursFrom) pieces.push({ table: "hours", fromMs: hoursFrom, toMs: wholeTo });
-    if (hoursTo > wholeTo) pieces.push({ table: "minutes", fromMs: wholeTo, toMs: hoursTo });
-  }
-  if (toMs > watermarkMs) {
-    pieces.push({ table: "minutes", fromMs: Math.max(watermarkMs, fromMs), toMs });
-  }
-  return pieces;
+  const end = floorTo(Math.min(toMs, throughMs), stepMs);
+  if (end <= start) return planPieces(fromMs, toMs, finer, minutesFromMs);
+  return [
+    ...planPieces(fromMs, start, finer, minutesFromMs),
+    { table: level.table, fromMs: start, toMs: end },
+    ...planPieces(end, toMs, finer, minutesFromMs),
+  ];
+}
+
+/**
+ * levelsOf lists the levels a read may use, coarse to fine: days and hours as far as they are
+ * folded, then minutes. A series by `bucketMs` uses only levels whose step divides its bucket.
+ */
+export function levelsOf(tx: Tx, bucketMs?: number): Level[] {
+  const all: Level[] = [
+    { table: "days", stepMs: DAY_MS, throughMs: getDayFoldWatermark(tx) },
+    { table: "hours", stepMs: HOUR_MS, throughMs: getFoldWatermark(tx) },
+    { table: "minutes", stepMs: MINUTE_MS, throughMs: undefined },
+  ];
+  return all.filter((l) => bucketMs === undefined || bucketMs % l.stepMs === 0);
 }
 
 /**
  * readUsage sums the rollups over a filter's range, grouped as asked (by `bucketMs` steps, by
- * customer, plan, operation), reading each part of the range from the table that holds it once
- * (see planPieces; `minutesOnly` reads minute rows alone, for a minute series). Groups that meet
- * across pieces are summed.
+ * customer, plan, operation), reading each part of the range from the coarsest table that holds
+ * it, once (see planPieces; `minutesOnly` reads minute rows alone, for a minute series). Groups
+ * that meet across pieces are summed.
  */
 export function readUsage(
   tx: Tx,
@@ -67,9 +92,10 @@ export function readUsage(
   groupBy: readonly UsageGroup[],
   options: { bucketMs?: number; minutesFromMs: number; minutesOnly?: boolean },
 ): UsageAggregate[] {
+  const grouped = groupBy.includes("bucket") ? options.bucketMs : undefined;
   const pieces = options.minutesOnly
     ? [{ table: "minutes" as const, fromMs: filter.fromMs, toMs: filter.toMs }]
-    : planPieces(filter.fromMs, filter.toMs, getFoldWatermark(tx), options.minutesFromMs);
+    : planPieces(filter.fromMs, filter.toMs, levelsOf(tx, grouped), options.minutesFromMs);
   const merged = new Map<string, UsageAggregate>();
   const bucketMs = options.bucketMs ?? MINUTE_MS;
   for (const piece of pieces) {
@@ -96,9 +122,10 @@ export function readUsage(
  */
 export function readDryRun(tx: Tx, filter: DryRunFilter, minutesFromMs: number): DryRunAggregate[] {
   const merged = new Map<string, DryRunAggregate>();
-  const pieces = planPieces(filter.fromMs, filter.toMs, getFoldWatermark(tx), minutesFromMs);
+  const levels = levelsOf(tx).filter((l) => l.table !== "days");
+  const pieces = planPieces(filter.fromMs, filter.toMs, levels, minutesFromMs);
   for (const piece of pieces) {
-    const rows = aggregateDryRun(tx, piece.table, {
+    const rows = aggregateDryRun(tx, piece.table as DryRunTable, {
       ...filter,
       fromMs: piece.fromMs,
       toMs: piece.toMs,

@@ -126,6 +126,7 @@ describe("usage rollups", () => {
     await t.runtime.usage.flush();
     const fold = await t.runtime.usage.fold();
     expect(fold?.watermarkMs).toBe(START_MS + 3 * HOUR_MS);
+    expect(fold?.dayWatermarkMs).toBe(START_MS);
     const db = t.runtime.db;
     const range = { fromMs: START_MS, toMs: START_MS + DAY_MS };
     const hours = aggregateUsage(db, "hours", range, []);
@@ -154,10 +155,30 @@ describe("usage rollups", () => {
     expect(totalsOf(report(t.runtime, START_MS, START_MS + 4 * HOUR_MS, "minute"))).toEqual(
       plusOne,
     );
-    // Folding again moves nothing twice.
+    // Folding again moves nothing twice; a day folds into a day row once it is over.
     t.clock.advance(HOUR_MS);
     await t.runtime.usage.fold();
     expect(totalsOf(report(t.runtime, START_MS, START_MS + DAY_MS, "day"))).toEqual(plusOne);
+    t.clock.advance(DAY_MS);
+    expect((await t.runtime.usage.fold())?.dayWatermarkMs).toBe(START_MS + DAY_MS);
+    expect(aggregateUsage(db, "days", range, [])[0]?.allowed).toBe(9);
+    expect(totalsOf(report(t.runtime, START_MS, START_MS + 2 * DAY_MS, "day"))).toEqual(plusOne);
+    // A late count for that day lands in its minute, its hour and its day, once each.
+    t.runtime.usage.record(
+      who.id,
+      t.planId("tight"),
+      "write",
+      "denied",
+      2,
+      0,
+      START_MS + MINUTE_MS,
+    );
+    await t.runtime.usage.flush();
+    const plusTwo = { ...plusOne, denied: 5, tokensRequested: 29 };
+    for (const g of ["day", "hour"] as const) {
+      expect(totalsOf(report(t.runtime, START_MS, START_MS + 2 * DAY_MS, g))).toEqual(plusTwo);
+    }
+    expect(totalsOf(report(t.runtime, START_MS, START_MS + DAY_MS, "minute"))).toEqual(plusTwo);
   });
 
   it("prunes minute rows after the minute retention and hour rows after the hour retention", async () => {
@@ -178,6 +199,10 @@ describe("usage rollups", () => {
     expect((await t.runtime.usage.fold())?.prunedHourRows).toBe(0);
     t.clock.advance(DAY_MS);
     expect((await t.runtime.usage.fold())?.prunedHourRows).toBe(2);
+    // The hour series has lost that hour; the day row goes once the whole day is past.
+    expect(totalsOf(report(t.runtime, START_MS, START_MS + DAY_MS, "hour"))).toEqual(times(0));
+    t.clock.advance(DAY_MS);
+    expect((await t.runtime.usage.fold())?.prunedDayRows).toBe(2);
     expect(totalsOf(report(t.runtime, START_MS, START_MS + DAY_MS, "day"))).toEqual(times(0));
   });
 });
