@@ -1,7 +1,7 @@
+import type Database from "better-sqlite3";
 import { and, asc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
-import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { LimitSource, Operation } from "../../lib/vocabulary";
-import type { Tx } from "../client";
+import type { Db, Tx } from "../client";
 import {
   customers,
   usageClaims,
@@ -63,62 +63,97 @@ const FOLD_WATERMARK = "usage.folded_through_ms";
 /** DAY_FOLD_WATERMARK is the setting that holds the day fold's watermark (ms since the epoch). */
 const DAY_FOLD_WATERMARK = "usage.days_folded_through_ms";
 
-/** UPSERT_CHUNK is how many rows one INSERT carries (9 parameters each, far below SQLite's cap). */
-const UPSERT_CHUNK = 500;
+/** UPSERT_SQL adds one row's counters to a rollup table (9 parameters, in column order). */
+const UPSERT_SQL = (table: string) =>
+  `INSERT INTO ${table} (start_ms, customer_id, operation, plan_id, allowed, denied, unavailable,
+     tokens_requested, tokens_taken) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+   ON CONFLICT (start_ms, customer_id, operation, plan_id) DO UPDATE SET
+     allowed = allowed + excluded.allowed, denied = denied + excluded.denied,
+     unavailable = unavailable + excluded.unavailable,
+     tokens_requested = tokens_requested + excluded.tokens_requested,
+     tokens_taken = tokens_taken + excluded.tokens_taken`;
 
-function chunks<T>(rows: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += UPSERT_CHUNK) out.push(rows.slice(i, i + UPSERT_CHUNK));
-  return out;
+/** DRY_RUN_UPSERT_SQL adds one row's refusals to a dry-run table (8 parameters). */
+const DRY_RUN_UPSERT_SQL = (table: string) =>
+  `INSERT INTO ${table} (start_ms, customer_id, operation, plan_id, source, limit_count,
+     limit_period_ms, refused) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+   ON CONFLICT (start_ms, customer_id, operation, source, limit_count, limit_period_ms, plan_id)
+   DO UPDATE SET refused = refused + excluded.refused`;
+
+/** TABLE_NAMES are the rollup tables' SQL names, by resolution. */
+const TABLE_NAMES: Readonly<Record<UsageTable, string>> = {
+  minutes: "usage_minutes",
+  hours: "usage_hours",
+  days: "usage_days",
+};
+const DRY_RUN_TABLE_NAMES: Readonly<Record<DryRunTable, string>> = {
+  minutes: "usage_dry_run_minutes",
+  hours: "usage_dry_run_hours",
+};
+
+/** statements caches each connection's prepared upserts (a flush writes thousands of rows). */
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+function prepared(client: Database.Database, text: string): Database.Statement {
+  let own = statements.get(client);
+  if (!own) {
+    own = new Map();
+    statements.set(client, own);
+  }
+  let statement = own.get(text);
+  if (!statement) {
+    statement = client.prepare(text);
+    own.set(text, statement);
+  }
+  return statement;
 }
 
 /**
  * upsertUsageRows adds each row's counters to the table's row of the same identity (creating it),
- * a few hundred rows per statement: additive, so a row written twice counts twice.
+ * additive, so a row written twice counts twice. It runs one prepared statement per row on the
+ * database's own connection (the query builder costs more than SQLite here): call it inside a
+ * transaction of that database.
  */
-export function upsertUsageRows(tx: Tx, table: UsageTable, rows: readonly UsageRowValues[]): void {
-  const t = TABLES[table];
-  const add = (column: AnySQLiteColumn) => sql`${column} + excluded.${sql.identifier(column.name)}`;
-  for (const chunk of chunks(rows)) {
-    tx.insert(t)
-      .values(chunk)
-      .onConflictDoUpdate({
-        target: [t.startMs, t.customerId, t.operation, t.planId],
-        set: {
-          allowed: add(t.allowed),
-          denied: add(t.denied),
-          unavailable: add(t.unavailable),
-          tokensRequested: add(t.tokensRequested),
-          tokensTaken: add(t.tokensTaken),
-        },
-      })
-      .run();
+export function upsertUsageRows(db: Db, table: UsageTable, rows: readonly UsageRowValues[]): void {
+  if (rows.length === 0) return;
+  const statement = prepared(db.$client, UPSERT_SQL(TABLE_NAMES[table]));
+  for (const r of rows) {
+    statement.run(
+      r.startMs,
+      r.customerId,
+      r.operation,
+      r.planId,
+      r.allowed,
+      r.denied,
+      r.unavailable,
+      r.tokensRequested,
+      r.tokensTaken,
+    );
   }
 }
 
-/** upsertDryRunRows adds each dry-run row's refusals to the table's row of the same identity. */
+/**
+ * upsertDryRunRows adds each dry-run row's refusals to the table's row of the same identity, on
+ * the database's own connection (see upsertUsageRows): inside a transaction of that database.
+ */
 export function upsertDryRunRows(
-  tx: Tx,
+  db: Db,
   table: DryRunTable,
   rows: readonly DryRunRowValues[],
 ): void {
-  const t = DRY_RUN_TABLES[table];
-  for (const chunk of chunks(rows)) {
-    tx.insert(t)
-      .values(chunk)
-      .onConflictDoUpdate({
-        target: [
-          t.startMs,
-          t.customerId,
-          t.operation,
-          t.source,
-          t.limitCount,
-          t.limitPeriodMs,
-          t.planId,
-        ],
-        set: { refused: sql`${t.refused} + excluded.refused` },
-      })
-      .run();
+  if (rows.length === 0) return;
+  const statement = prepared(db.$client, DRY_RUN_UPSERT_SQL(DRY_RUN_TABLE_NAMES[table]));
+  for (const r of rows) {
+    statement.run(
+      r.startMs,
+      r.customerId,
+      r.operation,
+      r.planId,
+      r.source,
+      r.limitCount,
+      r.limitPeriodMs,
+      r.refused,
+    );
   }
 }
 

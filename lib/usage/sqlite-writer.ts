@@ -24,19 +24,20 @@ export interface WriteResult {
 }
 
 /**
- * writeBatchIn adds a batch to the rollups inside the caller's transaction: minute rows always,
+ * writeBatchIn adds a batch to the rollups inside the caller's transaction `tx` of `db`: minute
+ * rows always,
  * hour rows too for minutes before the hour fold's watermark, and day rows for minutes before the
  * day fold's (a late count for a step already folded), so that every level a reader may use
  * holds every count once. Counts of customers that no longer exist are dropped (their rows went
  * with them).
  */
-export function writeBatchIn(tx: Tx, batch: UsageBatch): WriteResult {
+export function writeBatchIn(db: Db, tx: Tx, batch: UsageBatch): WriteResult {
   if (isEmpty(batch)) return { rows: 0 };
   const known = listCustomerIds(tx);
   const rows = batch.rows.filter((r) => known.has(r.customerId));
   const dryRun = batch.dryRun.filter((r) => known.has(r.customerId));
-  upsertUsageRows(tx, "minutes", rows);
-  upsertDryRunRows(tx, "minutes", dryRun);
+  upsertUsageRows(db, "minutes", rows);
+  upsertDryRunRows(db, "minutes", dryRun);
   let written = rows.length + dryRun.length;
   const hours = getFoldWatermark(tx);
   if (hours !== undefined) {
@@ -49,14 +50,14 @@ export function writeBatchIn(tx: Tx, batch: UsageBatch): WriteResult {
       ],
       HOUR_MS,
     );
-    upsertUsageRows(tx, "hours", late.rows);
-    upsertDryRunRows(tx, "hours", late.dryRun);
+    upsertUsageRows(db, "hours", late.rows);
+    upsertDryRunRows(db, "hours", late.dryRun);
     written += late.rows.length + late.dryRun.length;
   }
   const days = getDayFoldWatermark(tx);
   if (days !== undefined) {
     const late = mergeBatches([{ rows: rows.filter((r) => r.startMs < days), dryRun: [] }], DAY_MS);
-    upsertUsageRows(tx, "days", late.rows);
+    upsertUsageRows(db, "days", late.rows);
     written += late.rows.length;
   }
   return { rows: written };
@@ -65,7 +66,7 @@ export function writeBatchIn(tx: Tx, batch: UsageBatch): WriteResult {
 /** writeBatch adds a batch to the rollups in one transaction (see writeBatchIn). */
 export function writeBatch(db: Db, batch: UsageBatch): WriteResult {
   if (isEmpty(batch)) return { rows: 0 };
-  return db.transaction((tx) => writeBatchIn(tx, batch), { behavior: "immediate" });
+  return db.transaction((tx) => writeBatchIn(db, tx, batch), { behavior: "immediate" });
 }
 
 /**
@@ -83,7 +84,7 @@ export function writeClaims(
     (tx) => {
       const fresh: UsageBatch[] = [];
       for (const claim of claims) if (recordClaim(tx, claim.key, now)) fresh.push(claim.batch);
-      return writeBatchIn(tx, mergeBatches(fresh, MINUTE_MS));
+      return writeBatchIn(db, tx, mergeBatches(fresh, MINUTE_MS));
     },
     { behavior: "immediate" },
   );
