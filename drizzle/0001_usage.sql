@@ -93,6 +93,5 @@ CREATE TABLE `usage_minutes` (
 	CONSTRAINT "usage_minutes_counts" CHECK("usage_minutes"."allowed" >= 0 AND "usage_minutes"."denied" >= 0 AND "usage_minutes"."unavailable" >= 0 AND "usage_minutes"."tokens_requested" >= 0 AND "usage_minutes"."tokens_taken" >= 0)
 );
 --> statement-breakpoint
-CREATE INDEX `usage_minutes_customer` ON `usage_minutes` (`customer_id`,`start_ms`);--> statement-breakpoint
 ALTER TABLE `limit_overrides` ADD `dry_run` integer DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE `plan_limits` ADD `dry_run` integer DEFAULT false NOT NULL;

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { and, asc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { LimitSource, Operation } from "../../lib/vocabulary";
 import type { Db, Tx } from "../client";
 import {
@@ -385,7 +385,8 @@ export interface TakenStep {
 
 /**
  * listTakenSteps returns, for the customers given, each step's tokens taken per operation,
- * ordered by customer, operation and time: the series the near-limit windows slide over.
+ * ordered by customer, operation and time: the series the near-limit windows slide over. One
+ * pass over the range (minute rows are keyed by time first), a few hundred customers at a time.
  */
 export function listTakenSteps(
   tx: Tx,
@@ -393,11 +394,10 @@ export function listTakenSteps(
   filter: UsageFilter,
   customerIds: readonly number[],
 ): TakenStep[] {
-  if (customerIds.length === 0) return [];
   const t = TABLES[table];
   const out: TakenStep[] = [];
-  // One query per customer walks its (customer, start) index; IN lists stay small.
-  for (const customerId of customerIds) {
+  for (let i = 0; i < customerIds.length; i += 500) {
+    const some = customerIds.slice(i, i + 500);
     const rows = tx
       .select({
         customerId: t.customerId,
@@ -406,9 +406,9 @@ export function listTakenSteps(
         tokensTaken: sql<number>`sum(${t.tokensTaken})`,
       })
       .from(t)
-      .where(usageWhere(t, { ...filter, customerId }))
-      .groupBy(t.operation, t.startMs)
-      .orderBy(asc(t.operation), asc(t.startMs))
+      .where(and(usageWhere(t, filter), inArray(t.customerId, some)))
+      .groupBy(t.customerId, t.operation, t.startMs)
+      .orderBy(asc(t.customerId), asc(t.operation), asc(t.startMs))
       .all();
     for (const row of rows) out.push(row);
   }

@@ -95,7 +95,11 @@ export function nearLimits(
         maxStepTaken: r.tokensTaken,
         totalTaken: r.tokensTaken,
       }));
-  const found: NearLimit[] = [];
+  const candidates: {
+    bound: (typeof bounds)[number];
+    policy: CustomerLimits;
+    limits: LimitShape[];
+  }[] = [];
   for (const bound of bounds) {
     const policy = limitsOf(bound.customerId, bound.operation);
     if (!policy) continue;
@@ -104,11 +108,21 @@ export function nearLimits(
       const most = Math.min(bound.totalTaken, w.steps * bound.maxStepTaken);
       return most >= options.minShare * w.allowanceTokens;
     });
-    if (reachable.length === 0) continue;
-    const steps = stepsOf(tx, filter, bound.customerId, bound.operation, byMinute, options);
-    for (const limit of reachable) {
+    if (reachable.length > 0) candidates.push({ bound, policy, limits: reachable });
+  }
+  const steps = stepsOf(
+    tx,
+    filter,
+    [...new Set(candidates.map((c) => c.bound.customerId))],
+    byMinute,
+    options,
+  );
+  const found: NearLimit[] = [];
+  for (const { bound, policy, limits } of candidates) {
+    const own = steps.get(`${bound.customerId}|${bound.operation}`) ?? [];
+    for (const limit of limits) {
       const w = windowOf(limit, stepMs);
-      const peak = peakOf(steps, w.windowMs, stepMs);
+      const peak = peakOf(own, w.windowMs, stepMs);
       const share = peak.peakTokens / w.allowanceTokens;
       if (share < options.minShare) continue;
       found.push({
@@ -128,17 +142,34 @@ export function nearLimits(
   return { resolutionMs: stepMs, nearLimits: found };
 }
 
+/** stepsOf reads the candidates' steps, grouped by customer and operation, in time order. */
 function stepsOf(
   tx: Tx,
   filter: UsageFilter,
-  customerId: number,
-  operation: Operation,
+  customerIds: readonly number[],
   byMinute: boolean,
   options: { minutesFromMs: number },
-): TakenStep[] {
-  const own = { ...filter, customerId, operation };
-  if (byMinute) return listTakenSteps(tx, "minutes", own, [customerId]);
-  return readUsage(tx, own, ["bucket"], { bucketMs: HOUR_MS, minutesFromMs: options.minutesFromMs })
-    .map((r) => ({ customerId, operation, startMs: r.bucket, tokensTaken: r.tokensTaken }))
-    .sort((a, b) => a.startMs - b.startMs);
+): Map<string, TakenStep[]> {
+  const rows = byMinute
+    ? listTakenSteps(tx, "minutes", filter, customerIds)
+    : customerIds.flatMap((customerId) =>
+        readUsage(tx, { ...filter, customerId }, ["bucket", "operation"], {
+          bucketMs: HOUR_MS,
+          minutesFromMs: options.minutesFromMs,
+        }).map((r) => ({
+          customerId,
+          operation: r.operation,
+          startMs: r.bucket,
+          tokensTaken: r.tokensTaken,
+        })),
+      );
+  const grouped = new Map<string, TakenStep[]>();
+  for (const row of rows) {
+    const key = `${row.customerId}|${row.operation}`;
+    const list = grouped.get(key) ?? [];
+    list.push(row);
+    grouped.set(key, list);
+  }
+  for (const list of grouped.values()) list.sort((a, b) => a.startMs - b.startMs);
+  return grouped;
 }
