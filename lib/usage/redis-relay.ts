@@ -3,7 +3,7 @@ import type { Redis } from "ioredis";
 import type { Logger } from "@/lib/log";
 import { mergeBatches, type UsageBatch } from "./batch";
 import { batchOfHash, incrementsOf } from "./redis-codec";
-import { CLAIM, PUSH, RECLAIM } from "./redis-scripts";
+import { PUSH } from "./redis-scripts";
 import { DAY_MS, MINUTE_MS } from "./time";
 import { withTimeout } from "./with-timeout";
 
@@ -15,8 +15,6 @@ export interface RedisRelayOptions {
   /** timeoutMs bounds each round trip to Redis. */
   timeoutMs: number;
   log: Logger;
-  /** leaseMs is how long a claim is its claimer's before another may take it over (60 s). */
-  leaseMs?: number;
   /** minuteLifetimeMs: a minute's hash nobody claims expires after this long (7 days). */
   minuteLifetimeMs?: number;
 }
@@ -27,8 +25,6 @@ const MAX_INCREMENTS_PER_CHUNK = 2_000;
 const MAX_QUEUED_CHUNKS = 5_000;
 /** MAX_CHUNKS_PER_PUSH bounds one pipeline. */
 const MAX_CHUNKS_PER_PUSH = 200;
-/** MAX_MINUTES_PER_CLAIM bounds one claim (and so one SQLite transaction). */
-const MAX_MINUTES_PER_CLAIM = 120;
 /** MARKER_LIFETIME_MS: a chunk retried after this long could count twice; far beyond any retry. */
 const MARKER_LIFETIME_MS = DAY_MS;
 
@@ -57,33 +53,21 @@ export interface PushResult {
   droppedRows: number;
 }
 
-/** ClaimedMinute is one claim of a closed minute, read back from Redis. */
-export interface ClaimedMinute {
-  key: string;
-  batch: UsageBatch;
-}
-
 /**
- * RedisUsageRelay carries an instance's counts to Redis and, on instances with a database,
- * carries the fleet's closed minutes from Redis to SQLite.
+ * RedisUsageRelay carries an instance's counts to Redis (RedisUsageClaimer carries the fleet's
+ * closed minutes from there to SQLite).
  *
  * Push: each flush's counts go out as chunks of HINCRBYs into one hash per minute, all chunks in
  * one pipeline (one round trip); a chunk applies at most once (its marker), so a chunk whose
  * acknowledgement was lost is simply sent again. Counts that could not be sent at all (Redis not
  * connected) are handed back, for an instance with a database to write itself.
  *
- * Claim: a minute is closed once it ended a grace period ago (instances push within a flush
- * interval). A claimer atomically renames closed minutes' hashes to claim keys under a lease,
- * reads them, writes them to SQLite with the claim keys in one transaction, then deletes them.
- * A claimer that dies leaves its claims behind; once the lease lapses another takes them over,
- * and SQLite's record of written claims keeps a claim from counting twice.
  */
 export class RedisUsageRelay {
   private readonly redis: Redis;
   private readonly base: string;
   private readonly timeoutMs: number;
   private readonly log: Logger;
-  private readonly leaseMs: number;
   private readonly minuteLifetimeMs: number;
   private queue: Chunk[] = [];
 
@@ -92,7 +76,6 @@ export class RedisUsageRelay {
     this.base = `${options.prefix}:{usage}`;
     this.timeoutMs = options.timeoutMs;
     this.log = options.log;
-    this.leaseMs = options.leaseMs ?? 60_000;
     this.minuteLifetimeMs = options.minuteLifetimeMs ?? 7 * DAY_MS;
   }
 
@@ -185,61 +168,6 @@ export class RedisUsageRelay {
       unsent.map((c) => c.batch),
       MINUTE_MS,
     );
-  }
-
-  /**
-   * claim takes over expired claims and claims the minutes that started at or before
-   * `latestStartMs`, reads them, hands them to `write` (which must record each claim key with
-   * its rows, in one transaction), then deletes them from Redis. Returns the claims handled.
-   */
-  async claim(
-    now: number,
-    latestStartMs: number,
-    write: (claims: ClaimedMinute[]) => void,
-  ): Promise<number> {
-    const claimsKey = `${this.base}:claims`;
-    const stale = (await withTimeout(
-      this.redis.eval(RECLAIM, 1, claimsKey, now - this.leaseMs, MAX_MINUTES_PER_CLAIM, now),
-      this.timeoutMs * 5,
-      "Usage reclaim",
-    )) as string[];
-    const fresh = (await withTimeout(
-      this.redis.eval(
-        CLAIM,
-        2,
-        `${this.base}:open`,
-        claimsKey,
-        latestStartMs,
-        MAX_MINUTES_PER_CLAIM,
-        now,
-        randomUUID(),
-        this.base,
-      ),
-      this.timeoutMs * 5,
-      "Usage claim",
-    )) as string[];
-    const keys = [...stale, ...fresh];
-    if (keys.length === 0) return 0;
-    const read = this.redis.pipeline();
-    for (const key of keys) read.hgetall(key);
-    const replies = (await withTimeout(read.exec(), this.timeoutMs * 5, "Usage read")) ?? [];
-    const claims: ClaimedMinute[] = [];
-    keys.forEach((key, i) => {
-      const [error, hash] = replies[i] ?? [new Error("no reply"), null];
-      if (error) throw error;
-      const startMs = Number(key.slice(`${this.base}:claim:`.length).split(":")[0]);
-      claims.push({
-        key,
-        batch: batchOfHash(startMs, (hash ?? {}) as Record<string, string>, (field) =>
-          this.log.warn(`Skipped an unreadable usage field in Redis: ${field}`),
-        ),
-      });
-    });
-    write(claims);
-    const cleanup = this.redis.pipeline();
-    for (const key of keys) cleanup.del(key).zrem(claimsKey, key);
-    await withTimeout(cleanup.exec(), this.timeoutMs * 5, "Usage claim cleanup");
-    return claims.length;
   }
 
   private enqueue(batch: UsageBatch): void {

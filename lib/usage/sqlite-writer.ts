@@ -14,7 +14,7 @@ import {
   setFoldWatermark,
   upsertDryRunRows,
   upsertUsageRows,
-} from "@/db/queries/usage";
+} from "@/db/queries/usage-rollup";
 import { isEmpty, mergeBatches, type UsageBatch } from "./batch";
 import { DAY_MS, floorTo, HOUR_MS, MINUTE_MS } from "./time";
 

@@ -5,13 +5,12 @@ import {
   type DryRunAggregate,
   type DryRunFilter,
   type DryRunTable,
-  getDayFoldWatermark,
-  getFoldWatermark,
   type UsageAggregate,
   type UsageFilter,
   type UsageGroup,
   type UsageTable,
 } from "@/db/queries/usage";
+import { getDayFoldWatermark, getFoldWatermark } from "@/db/queries/usage-rollup";
 import { COUNTERS } from "./batch";
 import { DAY_MS, floorTo, HOUR_MS, MINUTE_MS } from "./time";
 

@@ -6,11 +6,13 @@ import type { Metrics } from "@/lib/metrics";
 import type { LimitShape, LimitSource, Operation, UsageOutcome } from "@/lib/vocabulary";
 import { isEmpty, mergeBatches, type UsageBatch } from "./batch";
 import { type LiveTraffic, LocalLiveTraffic, RedisLiveTraffic } from "./live-traffic";
+import { RedisUsageClaimer } from "./redis-claimer";
 import { RedisUsageRelay } from "./redis-relay";
 import { type FoldResult, foldAndPrune, writeBatch, writeClaims } from "./sqlite-writer";
 import { DAY_MS, MINUTE_MS } from "./time";
 import type { TrafficLog } from "./traffic-log";
 import { UsageCounter, type UsageRecorder } from "./usage-counter";
+import { startUsageTimers } from "./usage-timers";
 
 /** UsageSettings are the rollups' settings (validated from the environment in lib/env.ts). */
 export interface UsageSettings {
@@ -42,10 +44,6 @@ export interface UsageServiceOptions {
   redis?: { client: Redis; prefix: string; timeoutMs: number };
 }
 
-/** FOLD_INTERVAL_MS: folding and pruning run once a minute. */
-const FOLD_INTERVAL_MS = MINUTE_MS;
-/** LIVE_PUSH_INTERVAL_MS: the live view's seconds go to Redis about once a second. */
-const LIVE_PUSH_INTERVAL_MS = 1_000;
 /** MAX_RETRY_ROWS bounds the rows kept in memory while SQLite refuses them. */
 const MAX_RETRY_ROWS = 1_000_000;
 
@@ -61,6 +59,7 @@ export class UsageService implements UsageRecorder {
   readonly live: LiveTraffic;
   private readonly options: UsageServiceOptions;
   private readonly relay: RedisUsageRelay | undefined;
+  private readonly claimer: RedisUsageClaimer | undefined;
   private readonly liveRedis: RedisLiveTraffic | undefined;
   private retry: UsageBatch | undefined;
   /** lastFlushAt is when the last flush succeeded (or the service started, before the first). */
@@ -81,6 +80,12 @@ export class UsageService implements UsageRecorder {
         timeoutMs: redis.timeoutMs,
         log,
         minuteLifetimeMs: options.settings.minuteRetentionDays * DAY_MS,
+      });
+      this.claimer = new RedisUsageClaimer({
+        redis: redis.client,
+        prefix: redis.prefix,
+        timeoutMs: redis.timeoutMs,
+        log,
       });
       this.liveRedis = new RedisLiveTraffic(
         redis.client,
@@ -164,29 +169,13 @@ export class UsageService implements UsageRecorder {
   /** start runs the flush, claim, fold and live push on their timers (unref'd). */
   start(): void {
     if (this.timers.length > 0 || this.stopped) return;
-    const { settings, db } = this.options;
-    const every = (ms: number, work: () => Promise<unknown>, what: string) => {
-      const timer = setInterval(() => {
-        work().catch((error: unknown) => this.options.log.error(`Usage ${what} failed`, error));
-      }, ms);
-      timer.unref?.();
-      this.timers.push(timer);
-    };
-    every(
-      settings.flushIntervalMs,
-      async () => {
-        await this.flush();
-        if (this.relay && db) await this.claim();
-      },
-      "flush",
-    );
-    if (db) {
-      every(FOLD_INTERVAL_MS, () => this.fold(), "fold");
-      void this.fold().catch((error: unknown) =>
-        this.options.log.error("Usage fold failed", error),
-      );
-    }
-    if (this.liveRedis) every(LIVE_PUSH_INTERVAL_MS, () => this.pushLive(), "live push");
+    this.timers = startUsageTimers(this, {
+      flushIntervalMs: this.options.settings.flushIntervalMs,
+      claims: this.claimer !== undefined && this.options.db !== undefined,
+      folds: this.options.db !== undefined,
+      live: this.liveRedis !== undefined,
+      log: this.options.log,
+    });
   }
 
   /**
@@ -264,13 +253,13 @@ export class UsageService implements UsageRecorder {
 
   private async claimNow(): Promise<number> {
     const { db, clock, metrics, settings } = this.options;
-    const relay = this.relay;
-    if (!relay || !db || !relay.connected) return 0;
+    const claimer = this.claimer;
+    if (!claimer || !db || !claimer.connected) return 0;
     const now = clock.now();
     const graceMs = settings.flushIntervalMs + 5_000;
     try {
       let rows = 0;
-      const claims = await relay.claim(now, now - MINUTE_MS - graceMs, (claimed) => {
+      const claims = await claimer.claim(now, now - MINUTE_MS - graceMs, (claimed) => {
         rows = writeClaims(db, claimed, now).rows;
       });
       if (rows > 0) metrics.usageFlushed("sqlite", rows);

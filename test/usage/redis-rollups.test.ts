@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { decide } from "@/lib/policy/decide";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import type { Runtime } from "@/lib/runtime";
-import { RedisUsageRelay } from "@/lib/usage/redis-relay";
+import { RedisUsageClaimer } from "@/lib/usage/redis-claimer";
 import { writeClaims } from "@/lib/usage/sqlite-writer";
 import { DAY_MS, HOUR_MS, MINUTE_MS } from "@/lib/usage/time";
 import { type RedisServer, startRedisServer } from "../support/redis-server";
@@ -100,7 +100,7 @@ describe("usage rollups across instances sharing Redis", () => {
     await send(t.runtime, who.id, "read", 2);
     await t.runtime.usage.flush();
     t.clock.advance(MINUTE_MS + 10_000 + 1);
-    const relay = new RedisUsageRelay({
+    const relay = new RedisUsageClaimer({
       redis: server.client(),
       prefix,
       timeoutMs: 500,
