@@ -43,6 +43,7 @@ const FLEET = "*";
 /**
  * RedisLiveTraffic is the fleet's live view. Every instance pushes, about once a second, the
  * whole seconds its traffic log holds and has not pushed yet: HINCRBYs into one hash per second
+ * (keys "<prefix>:{live}:…", one hash tag, so a pipeline stays in one slot of a Redis Cluster)
  * (fields "<customer>:<operation>:a|d", and "*:<operation>:a|d" for the fleet) and one per minute
  * for the per-customer totals ("<customer>:a|d"), all in one pipeline. Reading sums what every
  * instance pushed, so the view trails the present by about a second; while Redis cannot be read,
@@ -71,8 +72,8 @@ export class RedisLiveTraffic implements LiveTraffic {
     const pipeline = this.redis.pipeline();
     const touched = new Set<string>();
     this.local.forEachSecond(first, last, (customerId, operation, second, allowed, denied) => {
-      const secondKey = `${this.prefix}:live:s:${second}`;
-      const minuteKey = `${this.prefix}:live:m:${Math.floor((second * SECOND_MS) / MINUTE_MS)}`;
+      const secondKey = `${this.prefix}:{live}:s:${second}`;
+      const minuteKey = `${this.prefix}:{live}:m:${Math.floor((second * SECOND_MS) / MINUTE_MS)}`;
       for (const who of [`${customerId}:${operation}`, `${FLEET}:${operation}`]) {
         if (allowed > 0) pipeline.hincrby(secondKey, `${who}:a`, allowed);
         if (denied > 0) pipeline.hincrby(secondKey, `${who}:d`, denied);
@@ -99,7 +100,7 @@ export class RedisLiveTraffic implements LiveTraffic {
     const fields = operations.flatMap((op) => [`${who}:${op}:a`, `${who}:${op}:d`]);
     const pipeline = this.redis.pipeline();
     for (let sec = last - span + 1; sec <= last; sec++) {
-      pipeline.hmget(`${this.prefix}:live:s:${sec}`, ...fields);
+      pipeline.hmget(`${this.prefix}:{live}:s:${sec}`, ...fields);
     }
     try {
       const replies = await withTimeout(pipeline.exec(), this.timeoutMs * 5, "Live traffic");
@@ -127,7 +128,8 @@ export class RedisLiveTraffic implements LiveTraffic {
     const firstMinute = Math.floor((now - seconds * SECOND_MS) / MINUTE_MS);
     const lastMinute = Math.floor(now / MINUTE_MS);
     const pipeline = this.redis.pipeline();
-    for (let m = firstMinute; m <= lastMinute; m++) pipeline.hgetall(`${this.prefix}:live:m:${m}`);
+    for (let m = firstMinute; m <= lastMinute; m++)
+      pipeline.hgetall(`${this.prefix}:{live}:m:${m}`);
     try {
       const replies = await withTimeout(pipeline.exec(), this.timeoutMs * 5, "Live traffic");
       const totals = new Map<number, TrafficTotals>();
