@@ -3,6 +3,10 @@ import type { ReactNode } from "react";
 import "./globals.css";
 import { Providers } from "./providers";
 
+// Every page is rendered per request, so that each carries its response's CSP nonce on its
+// scripts (a page prerendered at build time, the 404 page included, would carry none).
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = {
   title: "Ratekeeper",
   description: "Policy-managed rate limiting with an operator dashboard.",

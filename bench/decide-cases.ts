@@ -62,9 +62,10 @@ const CASES: Record<CaseId, { name: string; limits: LimitRow[]; rollups: boolean
 function contextFor(c: (typeof CASES)[CaseId]): { ctx: DecisionContext; customer: CustomerPolicy } {
   const snapshot = buildSnapshot(
     {
-      plans: [{ id: 1, slug: "bench", limits: c.limits }],
+      plans: [{ id: 1, slug: "bench", name: "Bench", limits: c.limits }],
       customers: [{ id: 1, name: "bench", status: "active", planId: 1, apiKeyHash: "h" }],
       overrides: [],
+      serviceTokens: [],
     },
     appClock.now(),
   );

@@ -53,6 +53,8 @@ export function freePort(): Promise<number> {
 /** NextServer is a running server (`npm start`'s entry, Next behind it): its base URL, its output so far, and how to stop it. */
 export interface NextServer {
   url: string;
+  /** pid is the server process's id (its CPU time can be read in /proc). */
+  pid: number;
   output(): string;
   /** stop sends SIGTERM to the server's process group at once, SIGKILL if it lingers. */
   stop(): Promise<void>;
@@ -98,6 +100,7 @@ export async function startNext(root: string, env: Record<string, string>): Prom
   };
   const server: NextServer = {
     url,
+    pid: child.pid ?? 0,
     output: () => output,
     async stop() {
       signal("SIGTERM");

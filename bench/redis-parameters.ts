@@ -44,3 +44,23 @@ export const IMPL_NAMES: Record<Impl, string> = {
 export function orderOf(round: number): readonly Impl[] {
   return round % 2 === 0 ? IMPLS : [...IMPLS].reverse();
 }
+
+/** FLOOD_LIMIT is the flooding customer's reads per hour. */
+export const FLOOD_LIMIT = 100;
+/** FLOOD_REACH_EXTRA is how many requests beyond its limit the customer sends reaching it. */
+export const FLOOD_REACH_EXTRA = 1_000;
+/** FLOOD_OVER is the number of requests the customer then sends over its limit. */
+export const FLOOD_OVER = 10_000;
+/** FLOOD_CONCURRENCY is the number of the flood's requests in flight at once. */
+export const FLOOD_CONCURRENCY = 64;
+
+/** TARGET_SERVER_CPU is the most redis-server CPU per decision, as a ratio to theirs. */
+export const TARGET_SERVER_CPU = 1.0;
+/** TARGET_THROUGHPUT is the least throughput at TARGET_THROUGHPUT_AT in flight, as a ratio. */
+export const TARGET_THROUGHPUT = 1.2;
+/** TARGET_THROUGHPUT_AT lists the concurrencies the throughput target applies to. */
+export const TARGET_THROUGHPUT_AT: readonly number[] = [16, 64];
+/** TARGET_P99 is the most p99 latency per decision, as a ratio to theirs. */
+export const TARGET_P99 = 1.0;
+/** TARGET_FLOOD_COMMANDS is the most Redis commands per 1,000 requests refused in the flood. */
+export const TARGET_FLOOD_COMMANDS = 10;

@@ -17,7 +17,6 @@ import {
   THROUGHPUT_CALLS,
   WARMUP_CALLS,
 } from "./redis-parameters";
-import type { RoundTrips } from "./redis-round-trips";
 
 /** packageVersion is an installed package's version, from its package.json. */
 function packageVersion(name: string): string {
@@ -38,7 +37,7 @@ export function printHeader({ cpus }: MachineAtStart, redisVersion: string, port
   );
   console.log(
     `redis: redis-server ${redisVersion} on 127.0.0.1:${port} (started by the run, no persistence); ` +
-      `ioredis ${packageVersion("ioredis")} (auto-pipelining off), ` +
+      `ioredis ${packageVersion("ioredis")} (auto-pipelining off on both connections), ` +
       `rate-limiter-flexible ${packageVersion("rate-limiter-flexible")}; ` +
       "one connection per implementation",
   );
@@ -53,7 +52,8 @@ export function printHeader({ cpus }: MachineAtStart, redisVersion: string, port
   console.log(
     `limits: hot ${fmtInt(HOT_COUNT)} per ${PERIOD_S} s (never denies here), denied ` +
       `${DENIED_COUNT} per ${PERIOD_S} s (drained first). Ratekeeper: RedisLimiter with ` +
-      `limit(count, "${PERIOD_S}s"), allow(key), a token bucket (one EVALSHA). ` +
+      `limit(count, "${PERIOD_S}s"), allow(key), a token bucket (one EVALSHA per decision, ` +
+      "shared by the decisions made on the connection in the same tick). " +
       `RateLimiterRedis: points = count, duration = ${PERIOD_S}, consume(key), a fixed window ` +
       "(one EVALSHA via ioredis defineCommand; in-memory block off, so denials reach Redis too). " +
       "The algorithms differ: the figures compare the cost of a decision, not its semantics.",
@@ -61,11 +61,12 @@ export function printHeader({ cpus }: MachineAtStart, redisVersion: string, port
   console.log("");
 }
 
-const us = (ns: number) => `${(ns / 1000).toFixed(1)} µs`;
+/** us formats ns as microseconds with one decimal: "12.3 µs". */
+export const us = (ns: number) => `${(ns / 1000).toFixed(1)} µs`;
 const perSec = (value: number) => `${fmtInt(Math.round(value))}/s`;
 
 /** medianOf is the median over rounds of one figure. */
-function medianOf<T>(rounds: readonly T[], figure: (round: T) => number): number {
+export function medianOf<T>(rounds: readonly T[], figure: (round: T) => number): number {
   return median(rounds.map(figure));
 }
 
@@ -150,15 +151,25 @@ export interface ThroughputCase {
   rounds: Record<Impl, Throughput[]>;
 }
 
-/** printThroughput prints the throughput table: median decisions per second, and ours / theirs. */
-export function printThroughput(cases: readonly ThroughputCase[]): void {
+/**
+ * printThroughput prints the throughput table: median decisions per second and ours / theirs,
+ * then each call's p99 (from its call to its result) and ours / theirs. `theirs` names the
+ * other implementation when it is not RateLimiterRedis as set up for every workload.
+ */
+export function printThroughput(
+  cases: readonly ThroughputCase[],
+  theirs: string = IMPL_NAMES.rlf,
+): void {
   console.log(
-    `Throughput, decisions per second with C in flight, median round of ${ROUNDS}; ratio = ` +
-      "Ratekeeper / RateLimiterRedis (above 1: Ratekeeper is faster):",
+    `Throughput against ${theirs}, decisions per second with C in flight, median round of ` +
+      `${ROUNDS}; ratio = Ratekeeper / theirs (above 1: Ratekeeper is faster); p99 of each ` +
+      "call, from the call to its result (ratio below 1: Ratekeeper is faster):",
   );
   const rows = cases.map((c) => {
     const rk = medianOf(c.rounds.rk, (r) => r.perSecond);
     const rlf = medianOf(c.rounds.rlf, (r) => r.perSecond);
+    const rkP99 = medianOf(c.rounds.rk, (r) => r.p99);
+    const rlfP99 = medianOf(c.rounds.rlf, (r) => r.p99);
     return [
       c.keys,
       String(c.concurrency),
@@ -166,10 +177,26 @@ export function printThroughput(cases: readonly ThroughputCase[]): void {
       perSec(rlf),
       fmtRatio(rk / rlf),
       roundRatios(c.rounds.rk, c.rounds.rlf, (r) => r.perSecond),
+      us(rkP99),
+      us(rlfP99),
+      fmtRatio(rkP99 / rlfP99),
     ];
   });
   console.log(
-    table(["keys", "C", IMPL_NAMES.rk, IMPL_NAMES.rlf, "ratio", "ratio per round"], rows),
+    table(
+      [
+        "keys",
+        "C",
+        IMPL_NAMES.rk,
+        theirs,
+        "ratio",
+        "ratio per round",
+        "p99 ours",
+        "p99 theirs",
+        "p99 ratio",
+      ],
+      rows,
+    ),
   );
 }
 
@@ -180,8 +207,8 @@ export function printCost(
 ): void {
   console.log(
     "CPU per decision, median round: this process (Node, ioredis, the limiter) + redis-server " +
-      "(INFO cpu); it leaves out the time other processes held the CPUs. Ratio = Ratekeeper / " +
-      "RateLimiterRedis, totals (below 1: Ratekeeper costs less):",
+      "(INFO cpu); it leaves out the time other processes held the CPUs. Ratios = Ratekeeper / " +
+      "RateLimiterRedis, of redis-server's CPU and of the totals (below 1: Ratekeeper costs less):",
   );
   const workloads: { name: string; rounds: Record<Impl, readonly Cost[]> }[] = [
     ...latency.map((c) => ({ name: `sequential, ${c.name}`, rounds: c.rounds })),
@@ -200,50 +227,13 @@ export function printCost(
       name,
       `${us(rk.client)} + ${us(rk.server)} = ${us(rk.total)}`,
       `${us(rlf.client)} + ${us(rlf.server)} = ${us(rlf.total)}`,
+      fmtRatio(rk.server / rlf.server),
       fmtRatio(rk.total / rlf.total),
     ];
   });
   const heading = (impl: Impl) => `${IMPL_NAMES[impl]}: client + server = total`;
-  console.log(table(["workload", heading("rk"), heading("rlf"), "ratio"], rows));
-}
-
-/** printRoundTrips prints what a decision costs Redis, by INFO commandstats and MONITOR. */
-export function printRoundTrips(counts: readonly RoundTrips[]): void {
-  const calls = counts[0]?.calls ?? 0;
   console.log(
-    `Round trips: ${fmtInt(calls)} sequential decisions per implementation and path; INFO ` +
-      "commandstats before and after (every command, those a script runs included), and MONITOR " +
-      "to tell the commands the connection sent from those run inside the script; server time is the " +
-      "commandstats time per decision in EVALSHA / EVAL, the script's own commands included:",
-  );
-  const rows = counts.map((c) => {
-    const commands = [...c.perCommand]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([name, perCall]) => `${name} ${perCall.toFixed(2)}`)
-      .join(", ");
-    return [
-      `${c.path}, ${IMPL_NAMES[c.impl]}`,
-      c.clientCommands.toFixed(2),
-      c.scriptCommands.toFixed(2),
-      c.failed.toFixed(2),
-      `${c.scriptUs.toFixed(1)} µs`,
-      commands,
-      c.clientCommands === 1 && c.failed === 0 ? "yes" : "NO",
-    ];
-  });
-  console.log(
-    table(
-      [
-        "path, implementation",
-        "sent/decision",
-        "in script/decision",
-        "failed",
-        "server time",
-        "commandstats calls per decision",
-        "one round trip",
-      ],
-      rows,
-    ),
+    table(["workload", heading("rk"), heading("rlf"), "server ratio", "total ratio"], rows),
   );
 }
 

@@ -1,5 +1,13 @@
 import type { Redis } from "ioredis";
-import { DENIED_KEY, HOT_KEY, IMPLS, type Impl, ROUND_TRIP_CALLS } from "./redis-parameters";
+import { fmtInt, table } from "./harness";
+import {
+  DENIED_KEY,
+  HOT_KEY,
+  IMPL_NAMES,
+  IMPLS,
+  type Impl,
+  ROUND_TRIP_CALLS,
+} from "./redis-parameters";
 import type { Bench, Decide } from "./redis-setup";
 
 /** Path names a decision path: on the hot key (allowed) or on the drained key (denied). */
@@ -126,4 +134,44 @@ export async function runRoundTrips(bench: Bench): Promise<RoundTrips[]> {
     }
   }
   return counts;
+}
+
+/** printRoundTrips prints what a decision costs Redis, by INFO commandstats and MONITOR. */
+export function printRoundTrips(counts: readonly RoundTrips[]): void {
+  const calls = counts[0]?.calls ?? 0;
+  console.log(
+    `Round trips: ${fmtInt(calls)} sequential decisions per implementation and path; INFO ` +
+      "commandstats before and after (every command, those a script runs included), and MONITOR " +
+      "to tell the commands the connection sent from those run inside the script; server time is the " +
+      "commandstats time per decision in EVALSHA / EVAL, the script's own commands included:",
+  );
+  const rows = counts.map((c) => {
+    const commands = [...c.perCommand]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, perCall]) => `${name} ${perCall.toFixed(2)}`)
+      .join(", ");
+    return [
+      `${c.path}, ${IMPL_NAMES[c.impl]}`,
+      c.clientCommands.toFixed(2),
+      c.scriptCommands.toFixed(2),
+      c.failed.toFixed(2),
+      `${c.scriptUs.toFixed(1)} µs`,
+      commands,
+      c.clientCommands === 1 && c.failed === 0 ? "yes" : "NO",
+    ];
+  });
+  console.log(
+    table(
+      [
+        "path, implementation",
+        "sent/decision",
+        "in script/decision",
+        "failed",
+        "server time",
+        "commandstats calls per decision",
+        "one round trip",
+      ],
+      rows,
+    ),
+  );
 }

@@ -25,8 +25,13 @@ export interface Bench {
   /** admin is a connection for INFO and MONITOR, apart from the measured ones. */
   admin: Redis;
   targets: Record<Impl, Target>;
-  /** openClient opens another connection to the server, closed by `close`. */
-  openClient(): Promise<Redis>;
+  /**
+   * rlfPipelined is RateLimiterRedis on a connection of its own with ioredis auto-pipelining
+   * on (its hot limit only, a reference for the throughput rounds).
+   */
+  rlfPipelined: Decide;
+  /** openClient opens another connection to the server (auto-pipelining as asked), closed by `close`. */
+  openClient(autoPipelining?: boolean): Promise<Redis>;
   /** close quits every connection and stops the server; safe to call more than once. */
   close(): Promise<void>;
 }
@@ -91,8 +96,11 @@ export async function startBench(): Promise<Bench> {
     await server.close();
     process.removeListener("exit", killServer);
   };
-  const openClient = async () => {
-    const client = new Redis(clientOptions(server.port));
+  const openClient = async (autoPipelining = false) => {
+    const client = new Redis({
+      ...clientOptions(server.port),
+      enableAutoPipelining: autoPipelining,
+    });
     clients.push(client);
     await client.connect();
     await client.ping();
@@ -146,7 +154,14 @@ export async function startBench(): Promise<Bench> {
       },
     };
     await drainDeniedKey(targets);
-    return { server, redisVersion, admin, targets, openClient, close };
+    const pipelinedHot = new RateLimiterRedis({
+      storeClient: await openClient(true),
+      keyPrefix: "rlf-pipelined",
+      points: HOT_COUNT,
+      duration: PERIOD_S,
+    });
+    const rlfPipelined: Decide = (key) => pipelinedHot.consume(key).then(allowed, deniedByRlf);
+    return { server, redisVersion, admin, targets, rlfPipelined, openClient, close };
   } catch (error) {
     await close();
     throw error;

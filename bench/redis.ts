@@ -9,11 +9,15 @@
  * (b) latency: sequential decisions, one in flight, each timed: p50, p99, mean, on a hot key
  *     (a limit that never denies) and on a drained key (the denied path);
  * (c) throughput: decisions per second with C in flight on one connection, on many keys (round
- *     robin) and on one hot key.
+ *     robin) and on one hot key, with each call's p99;
+ * (d) a flood: one customer sending requests over its limit through one app instance (the
+ *     decide-and-record path, with the deny cache on, then off), and the Redis commands it cost.
+ * Then it prints PASS or MISS for each target (redis-parameters.ts), all measured in this run.
  * Rounds interleave the implementations (A B, B A, ...); the tables report the median round and
  * the ratio Ratekeeper / RateLimiterRedis. The server is stopped however the run ends.
  */
 import { machineAtStart } from "./machine-info";
+import { flood } from "./redis-flood";
 import {
   interference,
   type Latency,
@@ -31,6 +35,7 @@ import {
   MANY_KEYS,
   orderOf,
   ROUNDS,
+  TARGET_THROUGHPUT_AT,
   THROUGHPUT_CALLS,
   WARMUP_CALLS,
 } from "./redis-parameters";
@@ -41,13 +46,13 @@ import {
   printHeader,
   printInterference,
   printLatency,
-  printRoundTrips,
   printThroughput,
   printUnexpected,
   type ThroughputCase,
 } from "./redis-report";
-import { runRoundTrips } from "./redis-round-trips";
+import { printRoundTrips, runRoundTrips } from "./redis-round-trips";
 import { type Bench, type Decide, startBench } from "./redis-setup";
+import { floodsExact, printFlood, printTargets } from "./redis-targets";
 
 /** failures lists the decisions that went the wrong way (all hot ones allow, denied ones deny). */
 const failures: string[] = [];
@@ -153,6 +158,43 @@ async function runThroughput(bench: Bench): Promise<ThroughputCase[]> {
   return cases;
 }
 
+/**
+ * runReference times Ratekeeper against RateLimiterRedis with ioredis auto-pipelining on, at
+ * the throughput target's concurrencies: how much of the gap is its round trips, which
+ * auto-pipelining shares, against its script runs, which it cannot.
+ */
+async function runReference(bench: Bench): Promise<ThroughputCase[]> {
+  const warm = await measureThroughput(bench.admin, bench.rlfPipelined, manyKeyAt, MANY_KEYS, 16);
+  check("rlf pipelined warm-up", warm.allowed, MANY_KEYS);
+  const cases: ThroughputCase[] = [];
+  for (const keys of THROUGHPUT_KEYS) {
+    for (const concurrency of TARGET_THROUGHPUT_AT) {
+      cases.push({ keys: keys.label, concurrency, rounds: perImpl<Throughput>() });
+    }
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    let index = 0;
+    for (const keys of THROUGHPUT_KEYS) {
+      for (const concurrency of TARGET_THROUGHPUT_AT) {
+        const c = cases[index++] as ThroughputCase;
+        for (const impl of orderOf(round)) {
+          const decide = impl === "rk" ? bench.targets.rk.hot : bench.rlfPipelined;
+          const t = await measureThroughput(
+            bench.admin,
+            decide,
+            keys.keyAt,
+            THROUGHPUT_CALLS,
+            concurrency,
+          );
+          check(`${impl} reference ${keys.label} C=${concurrency}`, t.allowed, THROUGHPUT_CALLS);
+          c.rounds[impl].push(t);
+        }
+      }
+    }
+  }
+  return cases;
+}
+
 async function main(): Promise<void> {
   const machine = machineAtStart();
   const bench = await startBench();
@@ -170,6 +212,11 @@ async function main(): Promise<void> {
     const roundTrips = await runRoundTrips(bench);
     const latency = await runLatency(bench);
     const throughput = await runThroughput(bench);
+    const reference = await runReference(bench);
+    const floods = [
+      await flood(bench.server.url, bench.admin, true),
+      await flood(bench.server.url, bench.admin, false),
+    ];
 
     printRoundTrips(roundTrips);
     console.log("");
@@ -177,10 +224,20 @@ async function main(): Promise<void> {
     console.log("");
     printThroughput(throughput);
     console.log("");
+    printThroughput(reference, "RateLimiterRedis, auto-pipelining on");
+    console.log("");
     printCost(latency, throughput);
+    console.log("");
+    printFlood(floods);
+    console.log("");
+    printTargets(latency, throughput, floods);
     printUnexpected(failures);
     printInterference(machine, interference.waitingNs / interference.wallNs);
-    if (failures.length > 0 || roundTrips.some((r) => r.clientCommands !== 1 || r.failed !== 0)) {
+    if (
+      failures.length > 0 ||
+      !floodsExact(floods) ||
+      roundTrips.some((r) => r.clientCommands !== 1 || r.failed !== 0)
+    ) {
       process.exitCode = 1;
     }
   } finally {

@@ -2,45 +2,84 @@
 
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
+import { useEffect, useId, useState } from "react";
 import { api } from "@/lib/client/api";
 import { StoreStatus } from "./store-status";
 
-const LINKS = [
+/** NAV_LINKS are the dashboard's pages, in the navigation's order. */
+export const NAV_LINKS = [
   { href: "/overview", label: "Overview" },
   { href: "/plans", label: "Plans" },
   { href: "/customers", label: "Customers" },
+  { href: "/service-tokens", label: "Service tokens" },
   { href: "/simulator", label: "Simulator" },
   { href: "/audit", label: "Audit log" },
 ];
 
-/** Sidebar is the dashboard's navigation, with sign-out at the bottom. */
+/**
+ * Sidebar is the dashboard's navigation, with sign-out at the bottom. On a wide screen it is a
+ * column at the left; below 1024 px it folds into a slim top bar whose Menu button opens it
+ * (Escape or moving to a page closes it again).
+ */
 export function Sidebar() {
   const pathname = usePathname();
   const router = useRouter();
+  const panelId = useId();
+  const [open, setOpen] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page closes the menu
+  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") setOpen(false);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open]);
   return (
-    <nav className="sidebar" aria-label="Main">
-      <div className="brand">Ratekeeper</div>
-      {LINKS.map((link) => (
-        <Link
-          key={link.href}
-          href={link.href}
-          aria-current={pathname.startsWith(link.href) ? "page" : undefined}
-        >
-          {link.label}
+    <header className={`sidebar${open ? " open" : ""}`}>
+      <div className="sidebar-top">
+        <Link href="/overview" className="brand">
+          Ratekeeper
         </Link>
-      ))}
-      <div className="spacer" />
-      <StoreStatus />
-      <button
-        type="button"
-        className="btn ghost"
-        onClick={async () => {
-          await api("/session", { method: "DELETE" });
-          router.replace("/login");
-        }}
-      >
-        Sign out
-      </button>
-    </nav>
+        <button
+          type="button"
+          className="btn ghost menu-button"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen((o) => !o)}
+        >
+          <span aria-hidden="true">{open ? "✕" : "☰"}</span> Menu
+        </button>
+      </div>
+      <div id={panelId} className="sidebar-panel">
+        <nav aria-label="Main">
+          <ul>
+            {NAV_LINKS.map((link) => (
+              <li key={link.href}>
+                <Link
+                  href={link.href}
+                  aria-current={pathname.startsWith(link.href) ? "page" : undefined}
+                >
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="spacer" />
+        <StoreStatus />
+        <button
+          type="button"
+          className="btn ghost sign-out"
+          onClick={async () => {
+            await api("/session", { method: "DELETE" });
+            router.replace("/login");
+          }}
+        >
+          Sign out
+        </button>
+      </div>
+    </header>
   );
 }

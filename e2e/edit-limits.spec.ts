@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, test, toasts } from "./fixtures";
 
 const MINUTE = 60_000;
 const SAVED = "Saved. The next API request uses the new limits.";
@@ -26,7 +26,7 @@ test("lowering a read limit in the UI refuses the next requests; raising it lets
   await expect(page.getByLabel("Operation for limit 1")).toHaveValue("read");
   await page.getByLabel("Count for limit 1").fill("3");
   await page.getByRole("button", { name: "Save changes" }).click();
-  await expect(page.getByRole("status").getByText(SAVED)).toBeVisible();
+  await expect(toasts(page).getByText(SAVED)).toBeVisible();
   await expect(inEffect).toContainText("3 per minute");
 
   for (let i = 1; i <= 3; i++) {

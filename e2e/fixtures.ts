@@ -1,4 +1,11 @@
-import { type APIRequestContext, test as base, expect } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import {
+  type APIRequestContext,
+  test as base,
+  expect,
+  type Locator,
+  type Page,
+} from "@playwright/test";
 import type { Operation } from "../lib/vocabulary";
 import { E2E_ADMIN_PASSWORD } from "../playwright.config";
 
@@ -90,4 +97,39 @@ export { expect };
  */
 export function screenshotPath(name: string): string {
   return process.env.UPDATE_DOCS_SCREENSHOTS === "1" ? `docs/${name}` : `test-results/${name}`;
+}
+
+/** toasts are the toasts showing on a page (sonner's), not counting one on its way out. */
+export function toasts(page: Page): Locator {
+  return page.locator('[data-sonner-toast][data-visible="true"]:not([data-removed="true"])');
+}
+
+/** AXE_TAGS are the rules the suite holds every page to: WCAG 2.2 A and AA. */
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/**
+ * seriousViolations runs axe on the page as it is and returns its serious and critical
+ * violations, each as "rule: target, target" (empty when there are none).
+ */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/** horizontalOverflow is how many CSS pixels the page is wider than its viewport (0 when it fits). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/**
+ * pick chooses an option of a combobox (a plan or customer picker) by typing `text` into it
+ * and clicking the first option that contains it.
+ */
+export async function pick(page: Page, label: string, text: string): Promise<void> {
+  const input = page.getByRole("combobox", { name: label, exact: true });
+  await input.fill(text);
+  await page.getByRole("option").filter({ hasText: text }).first().click();
+  await expect(input).toHaveValue(new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
 }

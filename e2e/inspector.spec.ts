@@ -1,4 +1,4 @@
-import { expect, screenshotPath, test, unique } from "./fixtures";
+import { expect, screenshotPath, test, toasts, unique } from "./fixtures";
 
 test.describe("key inspector", () => {
   test("remaining tokens fall as the API is called and climb back as time passes", async ({
@@ -59,6 +59,11 @@ test.describe("key inspector", () => {
 
     await page.screenshot({ path: screenshotPath("key-inspector.png") });
 
+    // Regression: the Decisions chart showed its key twice (the totals and a chart legend).
+    const decisions = page.getByRole("region", { name: "Decisions" });
+    await expect(decisions.getByTestId("traffic-allowed")).toBeVisible();
+    await expect(decisions.locator(".recharts-legend-wrapper")).toHaveCount(0);
+
     await expect(remaining).toHaveText("5", { timeout: 15_000 });
   });
 
@@ -116,7 +121,45 @@ test.describe("key inspector", () => {
 
     await page.getByRole("button", { name: "Reset buckets" }).click();
     await dialog.getByRole("button", { name: "Reset buckets" }).click();
-    await expect(page.getByRole("status")).toContainText("Buckets reset");
+    await expect(toasts(page)).toContainText("Buckets reset");
     await expect(page.getByTestId("remaining-read-0")).toHaveText("4");
+  });
+
+  test("the README's screenshot: the inspector on a phone", async ({
+    page,
+    admin,
+    signIn,
+    request,
+  }) => {
+    const plan = await admin.createPlan(
+      [
+        { operation: "read", count: 10, periodMs: 10_000 },
+        { operation: "write", count: 3, periodMs: 60_000 },
+      ],
+      "Team",
+    );
+    const customer = await admin.createCustomer(plan.id, "Acme Mobile");
+    for (let i = 0; i < 6; i++)
+      await request.get("/api/v1/items", {
+        headers: { Authorization: `Bearer ${customer.apiKey}` },
+      });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn();
+    await page.goto(`/customers/${customer.id}`);
+    await expect(page.getByRole("button", { name: "Menu" })).toBeVisible();
+    await expect(page.getByTestId("remaining-read-0")).not.toHaveText("10");
+    await expect
+      .poll(async () =>
+        Number(
+          await page
+            .getByRole("figure", { name: "Remaining tokens of read bucket 1 over time" })
+            .getAttribute("data-samples"),
+        ),
+      )
+      .toBeGreaterThanOrEqual(3);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    await page.screenshot({ path: screenshotPath("inspector-phone.png") });
   });
 });

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, test, toasts } from "./fixtures";
 
 async function policyOf(request: APIRequestContext, apiKey: string, method: "GET" | "POST") {
   const res = await request.fetch("/api/v1/items", {
@@ -11,6 +11,36 @@ async function policyOf(request: APIRequestContext, apiKey: string, method: "GET
 }
 
 test.describe("overrides", () => {
+  // Regression: with no override, the form opened filled with the plan's limits and
+  // "Save override" enabled, as if one existed.
+  test("with no override there is no form to save until one is added", async ({
+    page,
+    admin,
+    signIn,
+  }) => {
+    const plan = await admin.createPlan([{ operation: "read", count: 10, periodMs: 60_000 }]);
+    const customer = await admin.createCustomer(plan.id);
+    await signIn();
+    await page.goto(`/customers/${customer.id}`);
+    const editor = page.getByRole("region", { name: "Override for reads" });
+    await expect(editor).toContainText("No override: the plan's limits apply (10 per minute).");
+    await expect(editor.getByLabel("Count for limit 1")).toHaveCount(0);
+    await expect(editor.getByRole("button", { name: "Save override" })).toHaveCount(0);
+    await editor.getByRole("button", { name: "Add an override" }).click();
+    await expect(editor).toContainText("A new override, starting from the plan");
+    await editor.getByRole("button", { name: "Cancel" }).click();
+    await expect(editor.getByRole("button", { name: "Add an override" })).toBeVisible();
+
+    // A stored override's form saves only once something changed.
+    await editor.getByRole("button", { name: "Add an override" }).click();
+    await editor.getByLabel("Count for limit 1").fill("4");
+    await editor.getByRole("button", { name: "Save override" }).click();
+    await expect(editor).toContainText("Override in force: 4 per minute");
+    await expect(editor.getByRole("button", { name: "Save override" })).toBeDisabled();
+    await editor.getByLabel("Count for limit 1").fill("6");
+    await expect(editor.getByRole("button", { name: "Save override" })).toBeEnabled();
+  });
+
   test("an override that expires in seconds takes effect, then lapses to the plan", async ({
     page,
     admin,
@@ -24,7 +54,8 @@ test.describe("overrides", () => {
 
     const editor = page.getByRole("region", { name: "Override for reads" });
     await expect(editor).toContainText("No override");
-    // The editor starts from the plan's limits.
+    // A new override starts from the plan's limits.
+    await editor.getByRole("button", { name: "Add an override" }).click();
     await expect(editor.getByLabel("Count for limit 1")).toHaveValue("10");
     await editor.getByLabel("Count for limit 1").fill("3");
     await editor.getByLabel("Period for limit 1").fill("1");
@@ -33,7 +64,7 @@ test.describe("overrides", () => {
     await editor.getByLabel("Expires in").fill("8");
     await editor.getByLabel("Expiry unit").selectOption("s");
     await editor.getByRole("button", { name: "Save override" }).click();
-    await expect(page.getByRole("status")).toContainText("Reads override saved");
+    await expect(toasts(page)).toContainText("Reads override saved");
     await expect(editor).toContainText("Override in force: 3 per minute, until");
 
     await expect
@@ -65,6 +96,7 @@ test.describe("overrides", () => {
     await page.goto(`/customers/${customer.id}`);
 
     const editor = page.getByRole("region", { name: "Override for writes" });
+    await editor.getByRole("button", { name: "Add an override" }).click();
     await editor.getByLabel("Count for limit 1").fill("0");
     await editor.getByLabel("Period for limit 1").fill("");
     await editor.getByRole("button", { name: "Save override" }).click();
@@ -81,7 +113,7 @@ test.describe("overrides", () => {
     await editor.getByLabel("Period for limit 2").fill("1");
     await editor.getByLabel("Unit for limit 2").selectOption("h");
     await editor.getByRole("button", { name: "Save override" }).click();
-    await expect(page.getByRole("status")).toContainText("Writes override saved");
+    await expect(toasts(page)).toContainText("Writes override saved");
     await expect(editor).toContainText("until cleared");
     await expect(editor.getByText("Count must be at least 1")).toBeHidden();
 
@@ -93,7 +125,7 @@ test.describe("overrides", () => {
     expect(await policyOf(request, customer.apiKey, "GET")).toBe('"read-10-per-1m";q=10;w=60');
 
     await editor.getByRole("button", { name: "Clear override" }).click();
-    await expect(page.getByRole("status")).toContainText("Writes override cleared");
+    await expect(toasts(page)).toContainText("Writes override cleared");
     await expect(editor).toContainText("No override");
     await expect
       .poll(() => policyOf(request, customer.apiKey, "POST"))

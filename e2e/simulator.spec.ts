@@ -1,4 +1,4 @@
-import { expect, test, unique } from "./fixtures";
+import { expect, pick, test, unique } from "./fixtures";
 
 test.describe("simulator", () => {
   test("a steady pattern's totals match the limiter's arithmetic", async ({ page, signIn }) => {
@@ -34,9 +34,8 @@ test.describe("simulator", () => {
     );
     await signIn();
     await page.goto("/simulator");
-    await page
-      .getByLabel("Start from")
-      .selectOption({ label: `${plan.name}: reads (10 per second)` });
+    await pick(page, "Start from a plan", plan.name);
+    await expect(page.getByLabel("Operation")).toHaveValue("read");
     await expect(page.getByLabel("Count for limit 1")).toHaveValue("10");
     await page.getByLabel("Pattern").selectOption("bursts");
     await page.getByLabel("Requests per burst").fill("15");

@@ -1,5 +1,36 @@
 import { z } from "zod";
 
+const REDIS_URL_PATTERN = /^rediss?:\/\/\S+$/;
+
+/** A comma-separated list of Redis Cluster node URLs, each with a host (the port defaults to 6379). */
+const clusterNodes = z
+  .string()
+  .transform((value) =>
+    value
+      .split(",")
+      .map((url) => url.trim())
+      .filter((url) => url !== ""),
+  )
+  .superRefine((urls, ctx) => {
+    if (urls.length === 0) {
+      ctx.addIssue({ code: "custom", message: "REDIS_CLUSTER_NODES must name at least one node" });
+    }
+    for (const url of urls) {
+      let host = "";
+      try {
+        host = new URL(url).hostname;
+      } catch {
+        // reported below
+      }
+      if (!REDIS_URL_PATTERN.test(url) || host === "") {
+        ctx.addIssue({
+          code: "custom",
+          message: `REDIS_CLUSTER_NODES must be redis:// or rediss:// URLs separated by commas, got "${url}"`,
+        });
+      }
+    }
+  });
+
 const envSchema = z
   .object({
     DATABASE_PATH: z.string().min(1).default("data/ratekeeper.db"),
@@ -10,9 +41,14 @@ const envSchema = z
       .or(z.literal("").transform(() => undefined)),
     REDIS_URL: z
       .string()
-      .regex(/^rediss?:\/\/\S+$/, "REDIS_URL must be a redis:// or rediss:// URL")
+      .regex(REDIS_URL_PATTERN, "REDIS_URL must be a redis:// or rediss:// URL")
       .optional()
       .or(z.literal("").transform(() => undefined)),
+    REDIS_CLUSTER_NODES: z
+      .literal("")
+      .transform(() => undefined)
+      .or(clusterNodes)
+      .optional(),
     REDIS_PREFIX: z
       .string()
       .regex(/^[^{}\s]+$/, "REDIS_PREFIX must be non-empty, without braces or spaces")
@@ -24,6 +60,15 @@ const envSchema = z
       .default(200),
     REDIS_READS_ON_FAILURE: z.enum(["open", "closed"]).default("open"),
     REDIS_WRITES_ON_FAILURE: z.enum(["open", "closed"]).default("closed"),
+    REDIS_DENY_CACHE: z
+      .enum(["on", "off"], { message: "REDIS_DENY_CACHE must be on or off" })
+      .default("on"),
+    REDIS_DENY_CACHE_SIZE: z.coerce
+      .number()
+      .int("REDIS_DENY_CACHE_SIZE must be a whole number of refusals")
+      .positive("REDIS_DENY_CACHE_SIZE must be positive")
+      .max(10_000_000, "REDIS_DENY_CACHE_SIZE must be at most 10,000,000")
+      .default(10_000),
     PORT: z.coerce
       .number()
       .int("PORT must be a whole number")
@@ -41,6 +86,29 @@ const envSchema = z
       )
       .transform((value) => (value === "off" || value === "false" ? 0 : Number(value)))
       .default(0),
+    GATEWAY_UPSTREAM: z.preprocess(
+      (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+      z
+        .string()
+        .trim()
+        .regex(
+          /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
+          "GATEWAY_UPSTREAM must be an http:// or https:// URL (with an optional path, no query)",
+        )
+        .transform((value) => value.replace(/\/+$/, ""))
+        .optional(),
+    ),
+    GATEWAY_TIMEOUT_MS: z.coerce
+      .number()
+      .int("GATEWAY_TIMEOUT_MS must be a whole number of milliseconds")
+      .positive("GATEWAY_TIMEOUT_MS must be positive")
+      .default(30_000),
+    GATEWAY_MAX_BODY: z.coerce
+      .number()
+      .int("GATEWAY_MAX_BODY must be a whole number of bytes")
+      .min(0, "GATEWAY_MAX_BODY must be 0 or more")
+      .max(Number.MAX_SAFE_INTEGER, "GATEWAY_MAX_BODY is too large")
+      .default(10 * 1024 * 1024),
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     USAGE_FLUSH_INTERVAL_MS: z.coerce
       .number()
@@ -61,9 +129,21 @@ const envSchema = z
       .max(3_650, "USAGE_HOUR_RETENTION_DAYS must be at most 3650")
       .default(90),
   })
-  .refine((env) => env.USAGE_HOUR_RETENTION_DAYS >= env.USAGE_MINUTE_RETENTION_DAYS, {
-    message: "USAGE_HOUR_RETENTION_DAYS must be at least USAGE_MINUTE_RETENTION_DAYS",
-    path: ["USAGE_HOUR_RETENTION_DAYS"],
+  .superRefine((env, ctx) => {
+    if (env.USAGE_HOUR_RETENTION_DAYS < env.USAGE_MINUTE_RETENTION_DAYS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["USAGE_HOUR_RETENTION_DAYS"],
+        message: "USAGE_HOUR_RETENTION_DAYS must be at least USAGE_MINUTE_RETENTION_DAYS",
+      });
+    }
+    if (env.REDIS_URL !== undefined && env.REDIS_CLUSTER_NODES !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["REDIS_CLUSTER_NODES"],
+        message: "set REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster), not both",
+      });
+    }
   });
 
 /** Env is the validated environment. */

@@ -5,6 +5,18 @@ export function json(data: unknown, init: ResponseInit = {}): Response {
   return Response.json(data, init);
 }
 
+/** PROBLEM_CONTENT_TYPE is the media type of an RFC 9457 problem document. */
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+/** problemBody is the JSON text of an RFC 9457 problem document: type, title, status, extras. */
+export function problemBody(
+  status: number,
+  title: string,
+  extra: Record<string, unknown> = {},
+): string {
+  return JSON.stringify({ type: "about:blank", title, status, ...extra });
+}
+
 /** problem answers with an RFC 9457 problem document. */
 export function problem(
   status: number,
@@ -12,18 +24,23 @@ export function problem(
   extra: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ): Response {
-  return new Response(JSON.stringify({ type: "about:blank", title, status, ...extra }), {
+  return new Response(problemBody(status, title, extra), {
     status,
-    headers: { "Content-Type": "application/problem+json", ...headers },
+    headers: { "Content-Type": PROBLEM_CONTENT_TYPE, ...headers },
   });
 }
 
 /** FieldErrors maps a field's dotted path ("limits.0.count", or "" for the whole body) to messages. */
 export type FieldErrors = Record<string, readonly string[]>;
 
-/** fieldErrorsOf flattens a zod error into messages by dotted field path. */
+/**
+ * fieldErrorsOf flattens a zod error into messages by dotted field path. The map has no
+ * prototype: a client's key named `__proto__`, `constructor` or `toString` is a field like any
+ * other, never an inherited member.
+ */
 export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
+  // Regression: a plain object made `errors["toString"] ??= []` find Object.prototype.toString.
+  const errors: FieldErrors = Object.create(null);
   for (const issue of error.issues) {
     const path = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") {
@@ -83,6 +100,27 @@ export async function parseBody<S extends z.ZodType>(
   return { ok: true, data: parsed.data };
 }
 
+/**
+ * parseQuery validates a request's query string, as parseBody does a body: each parameter
+ * reaches the schema as a string (a parameter given twice, as a list of strings, which a string
+ * field refuses); bad parameters become a 400 with errors by parameter name.
+ */
+export function parseQuery<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  headers: Record<string, string> = {},
+): ParseResult<z.infer<S>> {
+  const query: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of new URL(request.url).searchParams) {
+    const seen = query[name];
+    query[name] = seen === undefined ? value : [seen, value].flat();
+  }
+  const parsed = schema.safeParse(query);
+  if (!parsed.success)
+    return { ok: false, response: invalid(fieldErrorsOf(parsed.error), headers) };
+  return { ok: true, data: parsed.data };
+}
+
 /** parseId reads a positive integer route parameter, or returns null. */
 export function parseId(value: string | undefined): number | null {
   if (!value || !/^[1-9]\d{0,15}$/.test(value)) return null;
@@ -93,25 +131,4 @@ export function parseId(value: string | undefined): number | null {
 /** notFound answers 404. */
 export function notFound(what = "Not found"): Response {
   return problem(404, what);
-}
-
-/**
- * parseQuery validates a request's query string (each parameter given once) with a schema of
- * string fields; bad or repeated parameters become a 400 with field errors.
- */
-export function parseQuery<S extends z.ZodType>(
-  request: Request,
-  schema: S,
-): ParseResult<z.infer<S>> {
-  const params = new URL(request.url).searchParams;
-  const query: Record<string, string> = {};
-  const repeated: FieldErrors = {};
-  for (const [key, value] of params) {
-    if (key in query) repeated[key] = ["Give this parameter once"];
-    query[key] = value;
-  }
-  if (Object.keys(repeated).length > 0) return { ok: false, response: invalid(repeated) };
-  const parsed = schema.safeParse(query);
-  if (!parsed.success) return { ok: false, response: invalid(fieldErrorsOf(parsed.error)) };
-  return { ok: true, data: parsed.data };
 }

@@ -35,16 +35,20 @@ export interface Metrics {
   /** watchUsage makes the scrape report the usage flush's health. */
   watchUsage(health: UsageFlushHealth): void;
   storeErrors: Counter<"store">;
+  /** denyCacheHits counts refusals answered from an instance's memory instead of Redis. */
+  denyCacheHits: Counter;
 }
 
 /**
- * createMetrics builds a private registry; `bucketCount` and `storeUp` are read at each scrape
- * (`storeUp` is 1 while the shared store answers, or always with buckets in memory). `timer`
+ * createMetrics builds a private registry; `bucketCount`, `storeUp` and `refusalsRemembered`
+ * are read at each scrape (`storeUp` is 1 while the shared store answers, or always with
+ * buckets in memory; `refusalsRemembered` is the deny cache's size, 0 without one). `timer`
  * times decisions (the monotonic clock by default).
  */
 export function createMetrics(
   bucketCount: () => number,
   storeUp: () => boolean = () => true,
+  refusalsRemembered: () => number = () => 0,
   timer: Clock = durationClock,
 ): Metrics {
   const registry = new Registry();
@@ -112,12 +116,26 @@ export function createMetrics(
       this.set(health?.pendingRows() ?? 0);
     },
   });
+  new Gauge({
+    name: "ratekeeper_deny_cache_entries",
+    help: "Refusals this instance remembers until their retry-after (the deny cache).",
+    registers: [registry],
+    collect() {
+      this.set(refusalsRemembered());
+    },
+  });
+  const denyCacheHits = new Counter({
+    name: "ratekeeper_deny_cache_hits_total",
+    help: "Refusals answered from this instance's memory of an earlier Redis refusal, without Redis.",
+    registers: [registry],
+  });
   // Label lookups hash their values; cache the children so a decision costs one increment.
   const children = new Map<string, { inc(): void }>();
   const timers = new Map<string, { observe(value: number): void }>();
   return {
     registry,
     storeErrors,
+    denyCacheHits,
     decision(plan, operation, allowed) {
       const outcome = allowed ? "allowed" : "denied";
       const id = `${plan}\u0000${operation}\u0000${outcome}`;

@@ -1,10 +1,10 @@
-import { Redis, type RedisOptions } from "ioredis";
+import { Cluster, type ClusterNode, Redis, type RedisOptions } from "ioredis";
 import type { Logger } from "@/lib/log";
 
 /** RedisClients are the two connections an instance keeps: commands, and the subscription. */
-export interface RedisClients {
-  client: Redis;
-  subscriber: Redis;
+export interface RedisClients<C extends Redis | Cluster = Redis> {
+  client: C;
+  subscriber: C;
 }
 
 /** redactUrl drops the credentials from a Redis URL, for the log. */
@@ -29,8 +29,8 @@ export function redactUrl(url: string): string {
  * an expired timer first lets one poll phase read what has arrived (setImmediate runs after it)
  * and rejects only when the reply is still missing.
  */
-function timeCommands(client: Redis, timeoutMs: number): void {
-  const send = client.sendCommand.bind(client);
+function timeCommands(client: Redis | Cluster, timeoutMs: number): void {
+  const send = client.sendCommand.bind(client) as Redis["sendCommand"];
   client.sendCommand = (...args: Parameters<Redis["sendCommand"]>) => {
     const [command] = args;
     const result = send(...args);
@@ -58,10 +58,8 @@ function timeCommands(client: Redis, timeoutMs: number): void {
  */
 export function connectRedis(url: string, timeoutMs: number, log: Logger): RedisClients {
   const common: RedisOptions = {
-    connectTimeout: Math.max(1_000, timeoutMs),
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    retryStrategy: (times) => Math.min(times * 50, 500),
+    ...commonOptions(timeoutMs),
+    retryStrategy: reconnectDelay,
   };
   const client = new Redis(url, {
     ...common,
@@ -75,13 +73,88 @@ export function connectRedis(url: string, timeoutMs: number, log: Logger): Redis
     maxRetriesPerRequest: null,
     connectionName: "ratekeeper-sub",
   });
-  const where = redactUrl(url);
+  announceOnce(client, `Buckets are in Redis at ${redactUrl(url)}`, log);
+  client.on("error", () => {});
+  subscriber.on("error", () => {});
+  return { client, subscriber };
+}
+
+/** The options of every connection, to one server or to each node of a cluster. */
+function commonOptions(timeoutMs: number): RedisOptions {
+  return {
+    connectTimeout: Math.max(1_000, timeoutMs),
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+  };
+}
+
+/** reconnectDelay waits longer after each failed attempt, half a second at most. */
+function reconnectDelay(times: number): number {
+  return Math.min(times * 50, 500);
+}
+
+function announceOnce(client: Redis | Cluster, where: string, log: Logger): void {
   let announced = false;
   client.on("ready", () => {
     if (announced) return;
     announced = true;
-    log.info(`Buckets are in Redis at ${where}, shared with every instance using it.`);
+    log.info(`${where}, shared with every instance using it.`);
   });
+}
+
+/**
+ * clusterNodeOf reads a node's address from its URL; the credentials and TLS of the first
+ * URL apply to every node (`clusterRedisOptions`).
+ */
+function clusterNodeOf(url: string): ClusterNode {
+  const parsed = new URL(url);
+  return { host: parsed.hostname, port: Number(parsed.port || 6379) };
+}
+
+function clusterRedisOptions(url: string, timeoutMs: number): RedisOptions {
+  const parsed = new URL(url);
+  return {
+    ...commonOptions(timeoutMs),
+    username: parsed.username ? decodeURIComponent(parsed.username) : undefined,
+    password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
+    tls: parsed.protocol === "rediss:" ? {} : undefined,
+  };
+}
+
+/**
+ * connectRedisCluster opens the command and subscriber connections to a Redis Cluster, known
+ * by one or more of its nodes' URLs (the client discovers the others and follows the slots
+ * as they move). Commands behave as with `connectRedis`: they fail fast instead of queueing
+ * while the cluster is unreachable, time out after `timeoutMs`, and are never resent after
+ * a connection drops (a redirection, which Redis answers before running anything, is still
+ * followed). Writes to the same node in one tick share a round trip (auto-pipelining): the
+ * limiter cannot batch decisions across slots on a cluster.
+ */
+export function connectRedisCluster(
+  urls: readonly string[],
+  timeoutMs: number,
+  log: Logger,
+): RedisClients<Cluster> {
+  const first = urls[0];
+  if (first === undefined) throw new RangeError("a Redis Cluster needs at least one node URL");
+  const nodes = urls.map(clusterNodeOf);
+  const redisOptions = clusterRedisOptions(first, timeoutMs);
+  const client = new Cluster(nodes, {
+    redisOptions: { ...redisOptions, connectionName: "ratekeeper" },
+    enableOfflineQueue: false,
+    enableAutoPipelining: true,
+    clusterRetryStrategy: reconnectDelay,
+  });
+  timeCommands(client, timeoutMs);
+  const subscriber = new Cluster(nodes, {
+    redisOptions: { ...redisOptions, maxRetriesPerRequest: null, connectionName: "ratekeeper-sub" },
+    clusterRetryStrategy: reconnectDelay,
+  });
+  announceOnce(
+    client,
+    `Buckets are in the Redis Cluster at ${urls.map(redactUrl).join(", ")}`,
+    log,
+  );
   client.on("error", () => {});
   subscriber.on("error", () => {});
   return { client, subscriber };

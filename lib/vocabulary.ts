@@ -59,3 +59,37 @@ export const USAGE_GRANULARITIES = ["minute", "hour", "day"] as const;
 
 /** UsageGranularity is one of USAGE_GRANULARITIES. */
 export type UsageGranularity = (typeof USAGE_GRANULARITIES)[number];
+/**
+ * AUDIT_ACTIONS are the kinds of operator change the audit log records, as stored in its
+ * `action` column: the services write them, the audit filter accepts only them.
+ */
+export const AUDIT_ACTIONS = [
+  "plan.create",
+  "plan.update",
+  "plan.delete",
+  "plan.promote-dry-run",
+  "customer.create",
+  "customer.update",
+  "customer.suspend",
+  "customer.activate",
+  "customer.rotate-key",
+  "customer.reset-buckets",
+  "customer.delete",
+  "override.set",
+  "override.clear",
+  "override.promote-dry-run",
+  "service-token.create",
+  "service-token.revoke",
+] as const;
+
+/** AuditAction is one of AUDIT_ACTIONS. */
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
+ * SERVICE_TOKEN_SCOPES are what a service token may do with the decision API: `decide` takes
+ * tokens from customers' buckets (and may peek); `peek` may only ask without taking.
+ */
+export const SERVICE_TOKEN_SCOPES = ["decide", "peek"] as const;
+
+/** ServiceTokenScope is "decide" or "peek". */
+export type ServiceTokenScope = (typeof SERVICE_TOKEN_SCOPES)[number];

@@ -10,8 +10,13 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (!(await currentOperator())) redirect("/login");
   return (
     <div className="shell">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
       <Sidebar />
-      <main className="content">{children}</main>
+      <main id="main" className="content" tabIndex={-1}>
+        {children}
+      </main>
     </div>
   );
 }

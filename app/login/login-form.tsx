@@ -4,8 +4,9 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Field } from "@/components/ui/field";
 import { ApiError, api } from "@/lib/client/api";
+import { safeNextPath } from "@/lib/next-path";
 
-/** LoginForm posts the admin password and moves on to `next` when it is right. */
+/** LoginForm posts the admin password and moves on to `next` (if a path of this server). */
 export function LoginForm({ next }: { next: string }) {
   const router = useRouter();
   const [password, setPassword] = useState("");
@@ -19,7 +20,7 @@ export function LoginForm({ next }: { next: string }) {
         setError(undefined);
         try {
           await api("/session", { method: "POST", body: { password } });
-          router.replace(next);
+          router.replace(safeNextPath(next));
           router.refresh();
         } catch (e) {
           setError(

@@ -1,17 +1,20 @@
 import { redirect } from "next/navigation";
+import { safeNextPath } from "@/lib/next-path";
 import { currentOperator } from "@/lib/route/session";
 import { LoginForm } from "./login-form";
 
 export const dynamic = "force-dynamic";
 
-/** The sign-in page; a signed-in operator goes straight to the overview. */
+/**
+ * The sign-in page; a signed-in operator goes straight on, to `next` when it is a path of this
+ * server (safeNextPath), else to the overview.
+ */
 export default async function LoginPage({
   searchParams,
 }: {
-  searchParams: Promise<{ next?: string }>;
+  searchParams: Promise<{ next?: string | string[] }>;
 }) {
-  const { next } = await searchParams;
-  const target = next?.startsWith("/") && !next.startsWith("//") ? next : "/overview";
+  const target = safeNextPath((await searchParams).next);
   if (await currentOperator()) redirect(target);
   return (
     <main className="login">

@@ -1,4 +1,4 @@
-import { describeLimits } from "@/lib/format";
+import { describeLimits, formatDateTime } from "@/lib/format";
 
 /** FieldChange is one field of an audited entity, written for people, before and after. */
 export interface FieldChange {
@@ -53,19 +53,18 @@ function describeLimitList(limits: { operation?: string; count: number; periodMs
 
 /**
  * formatValue writes an audited value briefly: limits in words ("read: 10 per second"), times
- * (fields ending in "At", ms since the epoch) in local time, anything else as short JSON.
+ * (fields ending in "At", ms since the epoch) in local time with the zone, anything else as
+ * short JSON.
  */
 export function formatValue(field: string, value: unknown): string {
   if (value === null || value === undefined) return "–";
   if (Array.isArray(value) && value.every(isLimit)) return describeLimitList(value);
   if (isRow(value) && Array.isArray(value.limits) && value.limits.every(isLimit)) {
     const until =
-      typeof value.expiresAt === "number"
-        ? ` until ${new Date(value.expiresAt).toLocaleString()}`
-        : "";
+      typeof value.expiresAt === "number" ? ` until ${formatDateTime(value.expiresAt)}` : "";
     return shorten(`${describeLimitList(value.limits)}${until}`);
   }
-  if (typeof value === "number" && field.endsWith("At")) return new Date(value).toLocaleString();
+  if (typeof value === "number" && field.endsWith("At")) return formatDateTime(value);
   if (typeof value === "string") return shorten(value);
   return shorten(stableJson(value));
 }

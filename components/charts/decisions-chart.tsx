@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_COLORS } from "./chart-colors";
+import { useChartColors } from "./chart-colors";
 import { formatCount } from "./number-format";
 import type { Bar as BarPoint } from "./rebin";
 
@@ -17,6 +17,7 @@ export function DecisionsChart({
   formatLabel,
   label,
   height = 200,
+  legend = true,
 }: {
   bars: readonly BarPoint[];
   domain: [number, number];
@@ -25,7 +26,10 @@ export function DecisionsChart({
   formatLabel: (bar: BarPoint | undefined) => string;
   label: string;
   height?: number;
+  /** legend draws the chart's own key; off where the panel's totals already name the colours. */
+  legend?: boolean;
 }) {
+  const colors = useChartColors();
   return (
     <figure aria-label={label} style={{ margin: 0 }}>
       <BarChart
@@ -35,7 +39,7 @@ export function DecisionsChart({
         margin={{ top: 6, right: 8, bottom: 0, left: 0 }}
         barCategoryGap="10%"
       >
-        <CartesianGrid stroke={CHART_COLORS.grid} vertical={false} />
+        <CartesianGrid stroke={colors.grid} vertical={false} />
         <XAxis
           dataKey="x"
           type="number"
@@ -43,37 +47,37 @@ export function DecisionsChart({
           allowDataOverflow
           ticks={ticks}
           tickFormatter={formatTick}
-          tick={{ fontSize: 11, fill: CHART_COLORS.tick }}
-          stroke={CHART_COLORS.axis}
+          tick={{ fontSize: 11, fill: colors.tick }}
+          stroke={colors.axis}
         />
         <YAxis
           allowDecimals={false}
           width={44}
           tickFormatter={(n: number) => formatCount(n)}
-          tick={{ fontSize: 11, fill: CHART_COLORS.tick }}
-          stroke={CHART_COLORS.axis}
+          tick={{ fontSize: 11, fill: colors.tick }}
+          stroke={colors.axis}
         />
         <Tooltip
           labelFormatter={(_, payload) =>
             formatLabel(payload?.[0]?.payload as BarPoint | undefined)
           }
           formatter={(value, name) => [formatCount(Number(value)), name]}
-          cursor={{ fill: "rgba(36, 87, 214, 0.06)" }}
+          cursor={{ fill: colors.cursor }}
           isAnimationActive={false}
         />
-        <Legend verticalAlign="top" height={26} iconType="square" />
+        {legend ? <Legend verticalAlign="top" height={26} iconType="square" /> : null}
         <Bar
           dataKey="allowed"
           name="Allowed"
           stackId="decisions"
-          fill={CHART_COLORS.allowed}
+          fill={colors.allowed}
           isAnimationActive={false}
         />
         <Bar
           dataKey="denied"
           name="Denied"
           stackId="decisions"
-          fill={CHART_COLORS.denied}
+          fill={colors.denied}
           isAnimationActive={false}
         />
       </BarChart>

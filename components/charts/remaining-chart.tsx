@@ -1,7 +1,7 @@
 "use client";
 
 import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_COLORS } from "./chart-colors";
+import { useChartColors } from "./chart-colors";
 import { capacityTicks } from "./count-axis";
 import { formatCount } from "./number-format";
 import { samplesSince } from "./sample-window";
@@ -24,6 +24,7 @@ export function RemainingChart({
   windowMs: number;
   label: string;
 }) {
+  const colors = useChartColors();
   const domain = timeDomain(now, windowMs);
   // One sample before the window keeps the line running into its left edge.
   const visible = samplesSince(samples, domain[0] - 1_000);
@@ -35,7 +36,7 @@ export function RemainingChart({
         data={visible}
         margin={{ top: 6, right: 8, bottom: 0, left: 0 }}
       >
-        <CartesianGrid stroke={CHART_COLORS.grid} vertical={false} />
+        <CartesianGrid stroke={colors.grid} vertical={false} />
         <XAxis
           dataKey="t"
           type="number"
@@ -43,8 +44,8 @@ export function RemainingChart({
           allowDataOverflow
           ticks={liveTicks(now, windowMs)}
           tickFormatter={(t: number) => formatAgo(t, now)}
-          tick={{ fontSize: 11, fill: CHART_COLORS.tick }}
-          stroke={CHART_COLORS.axis}
+          tick={{ fontSize: 11, fill: colors.tick }}
+          stroke={colors.axis}
         />
         <YAxis
           domain={[0, capacity]}
@@ -52,8 +53,8 @@ export function RemainingChart({
           interval={0}
           width={44}
           tickFormatter={(n: number) => formatCount(n)}
-          tick={{ fontSize: 11, fill: CHART_COLORS.tick }}
-          stroke={CHART_COLORS.axis}
+          tick={{ fontSize: 11, fill: colors.tick }}
+          stroke={colors.axis}
         />
         <Tooltip
           labelFormatter={(t) => formatClock(Number(t))}
@@ -64,9 +65,9 @@ export function RemainingChart({
           type="linear"
           dataKey="remaining"
           name="Remaining"
-          stroke={CHART_COLORS.remaining}
+          stroke={colors.remaining}
           strokeWidth={2}
-          fill={CHART_COLORS.remaining}
+          fill={colors.remaining}
           fillOpacity={0.12}
           dot={false}
           isAnimationActive={false}

@@ -2,6 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
+import { PlanPicker } from "@/components/plans/plan-picker";
 import { Field } from "@/components/ui/field";
 import { ErrorNote } from "@/components/ui/states";
 import { ApiError, api } from "@/lib/client/api";
@@ -10,17 +11,19 @@ import { type FieldErrors, fieldErrorsOf } from "@/lib/http";
 import { type CustomerCreate, customerCreateSchema } from "@/lib/schemas/customer.schema";
 
 /** validate checks the form with the server's own schema, errors by the server's paths. */
-function validate(name: string, planId: string) {
-  const parsed = customerCreateSchema.safeParse({ name, planId: Number(planId) });
+function validate(name: string, planId: number | null) {
+  const parsed = customerCreateSchema.safeParse({ name, planId: planId ?? undefined });
   return parsed.success
     ? ({ ok: true, data: parsed.data } as const)
     : ({ ok: false, errors: fieldErrorsOf(parsed.error) } as const);
 }
 
 /**
- * CreateCustomerForm asks for a name and a plan, and hands the created customer and key on. It
- * checks the fields with customerCreateSchema before sending, and shows client and server field
- * errors at the field; after a failed attempt the errors follow the edits.
+ * CreateCustomerForm asks for a name and a plan, and hands the created customer and key on. No
+ * plan is chosen until the operator chooses one (regression: the first plan by name, often the
+ * most generous, was preselected). It checks the fields with customerCreateSchema before
+ * sending, and shows client and server field errors at the field; after a failed attempt the
+ * errors follow the edits.
  */
 export function CreateCustomerForm({
   plans,
@@ -32,7 +35,7 @@ export function CreateCustomerForm({
   onCancel: () => void;
 }) {
   const [name, setName] = useState("");
-  const [planId, setPlanId] = useState(() => String(plans[0]?.id ?? ""));
+  const [planId, setPlanId] = useState<number | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [checking, setChecking] = useState(false);
   const create = useMutation({
@@ -43,7 +46,7 @@ export function CreateCustomerForm({
       if (error instanceof ApiError) setErrors(error.errors);
     },
   });
-  const change = (nextName: string, nextPlanId: string) => {
+  const change = (nextName: string, nextPlanId: number | null) => {
     setName(nextName);
     setPlanId(nextPlanId);
     if (checking) {
@@ -56,6 +59,7 @@ export function CreateCustomerForm({
   return (
     <form
       className="card create-customer"
+      aria-labelledby="new-customer-heading"
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
@@ -66,7 +70,7 @@ export function CreateCustomerForm({
         else create.reset(); // a refused attempt leaves no earlier failure showing
       }}
     >
-      <h2>New customer</h2>
+      <h2 id="new-customer-heading">New customer</h2>
       <div className="row align-start">
         <Field label="Name" error={fieldError("name")}>
           {(props) => (
@@ -80,17 +84,12 @@ export function CreateCustomerForm({
             />
           )}
         </Field>
-        <Field label="Plan" error={fieldError("planId")}>
-          {(props) => (
-            <select {...props} value={planId} onChange={(e) => change(name, e.target.value)}>
-              {plans.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <PlanPicker
+          plans={plans}
+          value={planId}
+          error={fieldError("planId")}
+          onChange={(plan) => change(name, plan?.id ?? null)}
+        />
         <div className="row field-actions">
           <button type="submit" className="btn primary" disabled={create.isPending}>
             {create.isPending ? "Creating…" : "Create customer"}

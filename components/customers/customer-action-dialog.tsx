@@ -6,7 +6,7 @@ import { ErrorNote } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { api } from "@/lib/client/api";
 import type { CreatedCustomerResponse, CustomerListItem } from "@/lib/client/types";
-import type { CustomerAction } from "./customer-row";
+import type { CustomerAction } from "./customer-columns";
 
 const COPY: Record<CustomerAction, { title: string; confirm: string; body: string }> = {
   suspend: {

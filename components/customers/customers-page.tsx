@@ -1,9 +1,14 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useCallback, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
+import { PlanPicker } from "@/components/plans/plan-picker";
+import { CursorPager } from "@/components/ui/cursor-pager";
+import { DataTable } from "@/components/ui/data-table";
+import { FilterSelect, ListToolbar, SearchField } from "@/components/ui/list-toolbar";
 import { Empty, ErrorNote, Loading, PageHeader } from "@/components/ui/states";
+import { useUrlQuery } from "@/components/ui/use-url-query";
 import { api } from "@/lib/client/api";
 import type {
   CreatedCustomerResponse,
@@ -11,21 +16,47 @@ import type {
   CustomersResponse,
   PlansResponse,
 } from "@/lib/client/types";
+import { customerListQuerySchema } from "@/lib/schemas/customer-list.schema";
 import { CreateCustomerForm } from "./create-customer-form";
 import { CustomerActionDialog } from "./customer-action-dialog";
-import { type CustomerAction, CustomerRow } from "./customer-row";
+import { type CustomerAction, customerColumns } from "./customer-columns";
 import { KeyReveal } from "./key-reveal";
 
-/** CustomersPage lists customers with their plan, status, key prefix and recent traffic. */
+/** TRAFFIC_REFRESH_MS is how often the list's traffic counts refresh by themselves. */
+const TRAFFIC_REFRESH_MS = 10_000;
+
+const SORTS = [
+  { value: "newest", label: "Newest first" },
+  { value: "name", label: "Name, A to Z" },
+  { value: "traffic", label: "Most traffic, last 5 min" },
+];
+const STATUSES = [
+  { value: "active", label: "Active" },
+  { value: "suspended", label: "Suspended" },
+];
+const SORTED_COLUMN = {
+  name: { column: "name", direction: "ascending" },
+  traffic: { column: "traffic", direction: "descending" },
+} as const;
+
+/**
+ * CustomersPage lists customers a page at a time from the server: searched by name, key prefix
+ * or id, filtered by plan and status, sorted newest first, by name or by recent traffic; the
+ * view lives in the URL, so it can be shared. A change refreshes the list at once.
+ */
 export function CustomersPage() {
+  const url = useUrlQuery(customerListQuerySchema);
+  const query = url.value;
+  const queryClient = useQueryClient();
   const customers = useQuery({
-    queryKey: ["customers"],
-    queryFn: () => api<CustomersResponse>("/customers"),
-    refetchInterval: 5_000,
+    queryKey: ["customers", "list", url.search],
+    queryFn: () => api<CustomersResponse>(`/customers${url.search}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: TRAFFIC_REFRESH_MS,
   });
   const plans = useQuery({ queryKey: ["plans"], queryFn: () => api<PlansResponse>("/plans") });
   const [creating, setCreating] = useState(false);
-  const [revealed, setRevealed] = useState<{ title: string; apiKey: string }>();
+  const [revealed, setRevealed] = useState<{ title: string; apiKey: string; id: number }>();
   const [pending, setPending] = useState<{ action: CustomerAction; customer: CustomerListItem }>();
   const closeDialog = useCallback(() => setPending(undefined), []);
   const onAction = useCallback(
@@ -34,10 +65,16 @@ export function CustomersPage() {
   );
   const onRotated = useCallback(
     ({ customer, apiKey }: CreatedCustomerResponse) =>
-      setRevealed({ title: `New API key for ${customer.name}`, apiKey }),
+      setRevealed({ title: `New API key for ${customer.name}`, apiKey, id: customer.id }),
     [],
   );
   const planList = plans.data?.plans ?? [];
+  const columns = useMemo(() => customerColumns(planList, onAction), [planList, onAction]);
+  // A filter or sort starts again from the first page.
+  const refine = (changes: Record<string, string | undefined>) =>
+    url.set({ ...changes, after: undefined, before: undefined });
+  const filtered = query.q !== undefined || query.plan !== undefined || query.status !== undefined;
+  const data = customers.data;
 
   return (
     <>
@@ -62,6 +99,7 @@ export function CustomersPage() {
         <KeyReveal
           title={revealed.title}
           apiKey={revealed.apiKey}
+          inspectorHref={`/customers/${revealed.id}`}
           onDone={() => setRevealed(undefined)}
         />
       ) : null}
@@ -74,46 +112,102 @@ export function CustomersPage() {
           <CreateCustomerForm
             plans={planList}
             onCancel={() => setCreating(false)}
-            onCreated={({ customer, apiKey }) => {
+            onCreated={async ({ customer, apiKey }) => {
               setCreating(false);
-              setRevealed({ title: `API key for ${customer.name}`, apiKey });
+              setRevealed({ title: `API key for ${customer.name}`, apiKey, id: customer.id });
+              // Regression: the list waited for its next timed refresh to show the new customer.
+              await queryClient.invalidateQueries({ queryKey: ["customers"] });
+              void queryClient.invalidateQueries({ queryKey: ["plans"] });
             }}
           />
         )
       ) : null}
+      <ListToolbar label="Find customers">
+        <SearchField
+          label="Search"
+          value={query.q ?? ""}
+          placeholder="Name, key prefix (rk_…) or #id"
+          onSearch={(q) => refine({ q })}
+        />
+        <PlanPicker
+          label="Plan filter"
+          plans={planList}
+          value={query.plan ?? null}
+          placeholder="All plans"
+          onChange={(plan) => refine({ plan: plan ? String(plan.id) : undefined })}
+        />
+        {query.plan !== undefined ? (
+          <button
+            type="button"
+            className="btn small"
+            aria-label="Show customers of every plan"
+            onClick={() => refine({ plan: undefined })}
+          >
+            All plans
+          </button>
+        ) : null}
+        <FilterSelect
+          label="Status"
+          value={query.status ?? ""}
+          anyLabel="Any status"
+          options={STATUSES}
+          onChange={(status) => refine({ status })}
+        />
+        <FilterSelect
+          label="Sort"
+          value={query.sort}
+          options={SORTS}
+          onChange={(sort) => refine({ sort: sort === "newest" ? undefined : sort })}
+        />
+      </ListToolbar>
+      {url.invalid.length > 0 ? (
+        <div className="notice info">
+          Ignored from the address: {url.invalid.join(", ")} (not a valid value).
+        </div>
+      ) : null}
       <ErrorNote error={customers.error ?? plans.error} />
       {customers.isPending ? (
         <Loading label="Loading customers…" />
-      ) : customers.data?.customers.length === 0 ? (
-        <Empty>No customers yet. Create one to issue its API key.</Empty>
-      ) : customers.data ? (
-        <div className="card flush">
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Plan</th>
-                <th>Status</th>
-                <th>Key</th>
-                <th title="Allowed / denied requests over the last 5 minutes">
-                  Last 5 min <span className="th-sub">allowed / denied</span>
-                </th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {customers.data.customers.map((customer) => (
-                <CustomerRow
-                  key={customer.id}
-                  customer={customer}
-                  plans={planList}
-                  onAction={onAction}
-                />
-              ))}
-            </tbody>
-          </table>
+      ) : data && data.customers.length === 0 ? (
+        filtered ? (
+          <Empty>
+            No customer matches these filters.{" "}
+            <button
+              type="button"
+              className="btn small"
+              onClick={() => refine({ q: undefined, plan: undefined, status: undefined })}
+            >
+              Clear filters
+            </button>
+          </Empty>
+        ) : data.total === 0 ? (
+          <Empty>No customers yet. Create one to issue its API key.</Empty>
+        ) : (
+          <Empty>
+            This page is empty now. <Link href="/customers">Back to the first page</Link>
+          </Empty>
+        )
+      ) : data ? (
+        <div aria-busy={customers.isFetching && customers.isPlaceholderData}>
+          <DataTable
+            caption="Customers"
+            columns={columns}
+            data={data.customers}
+            getRowId={(c) => String(c.id)}
+            sorted={query.sort === "newest" ? undefined : SORTED_COLUMN[query.sort]}
+            rowClassName={(c) => (c.status === "suspended" ? "dimmed" : undefined)}
+            reflow="wide"
+          />
+          <CursorPager
+            label="Customer pages"
+            total={data.total}
+            shown={data.customers.length}
+            noun={["customer", "customers"]}
+            prev={data.prev}
+            next={data.next}
+            busy={customers.isFetching}
+            onPage={(cursor) => url.set({ after: cursor.after, before: cursor.before }, "push")}
+          />
         </div>
       ) : null}
       {pending ? (

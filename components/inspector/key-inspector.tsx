@@ -75,6 +75,7 @@ export function KeyInspector({ customerId }: { customerId: number }) {
             <span>
               Key <code>{c.apiKeyPrefix}…</code>
             </span>
+            <Link href={`/audit?customer=${c.id}`}>Its audit log</Link>
             <Link href="/customers">All customers</Link>
           </span>
         }

@@ -72,8 +72,13 @@ export function OverrideEditor({
 }) {
   const queryClient = useQueryClient();
   const notify = useToast();
-  const [draft, setDraft] = useState<OverrideDraft>(() => draftOfOverride(override, planLimits));
+  const [initial] = useState<OverrideDraft>(() => draftOfOverride(override, planLimits));
+  const [draft, setDraft] = useState<OverrideDraft>(initial);
   const [errors, setErrors] = useState<DraftErrors>({});
+  // Regression: with no override the form showed, filled with the plan's limits and ready to
+  // save, as if one existed. Now it opens on request, as a new override.
+  const [adding, setAdding] = useState(false);
+  const changed = JSON.stringify(draft) !== JSON.stringify(initial);
   const title = OPERATION_TITLES[operation];
   const path = `/customers/${customerId}/overrides/${operation}`;
 
@@ -121,10 +126,24 @@ export function OverrideEditor({
       failure instanceof ApiError &&
       Object.keys(failure.errors).some((p) => p.startsWith("limits") || p === "expiresAt")
     );
+  if (!override && !adding) {
+    return (
+      <section className="card" aria-labelledby={headingId}>
+        <h2 id={headingId}>Override for {title.toLowerCase()}</h2>
+        <OverrideStatus override={override} planLimits={planLimits} now={now} />
+        <button type="button" className="btn" onClick={() => setAdding(true)}>
+          Add an override
+        </button>
+      </section>
+    );
+  }
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>Override for {title.toLowerCase()}</h2>
       <OverrideStatus override={override} planLimits={planLimits} now={now} />
+      {override ? null : (
+        <p className="muted small">A new override, starting from the plan&rsquo;s limits.</p>
+      )}
       {unplaced ? <ErrorNote error={failure} /> : null}
       <form onSubmit={submit} noValidate>
         <LimitRows
@@ -196,18 +215,32 @@ export function OverrideEditor({
           ) : null}
         </div>
         <div className={styles.actions}>
-          <button type="submit" className="btn primary" disabled={busy}>
+          <button
+            type="submit"
+            className="btn primary"
+            disabled={busy || (override !== undefined && !changed)}
+          >
             {save.isPending ? <span className="spinner" /> : null}
             Save override
           </button>
-          <button
-            type="button"
-            className="btn"
-            disabled={busy || !override}
-            onClick={() => clear.mutate()}
-          >
-            Clear override
-          </button>
+          {override ? (
+            <button type="button" className="btn" disabled={busy} onClick={() => clear.mutate()}>
+              Clear override
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="btn"
+              disabled={busy}
+              onClick={() => {
+                setAdding(false);
+                setDraft(initial);
+                setErrors({});
+              }}
+            >
+              Cancel
+            </button>
+          )}
         </div>
       </form>
     </section>

@@ -52,6 +52,8 @@ export function TrafficPanel({ customerId, windowMs }: { customerId: number; win
         formatLabel={(bar) => (bar ? formatClock(bar.t) : "")}
         label="Allowed and denied decisions per second"
         height={190}
+        // The totals above, with their swatches, are the key. Regression: a second legend.
+        legend={false}
       />
     </section>
   );

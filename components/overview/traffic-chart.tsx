@@ -1,11 +1,9 @@
 "use client";
 
 import { Area, AreaChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
+import { useChartColors } from "@/components/charts/chart-colors";
 import type { TrafficPoint } from "@/lib/client/types";
 import { formatAgo, formatClockTime, formatCount, xTicks, yAxis } from "./traffic-chart-data";
-
-const ALLOWED = "#16803c";
-const DENIED = "#c2332b";
 
 /**
  * TrafficChart draws allowed and denied decisions per second, stacked, over `domain` (ms since
@@ -19,6 +17,7 @@ export function TrafficChart({
   domain: [number, number];
 }) {
   const y = yAxis(points);
+  const colors = useChartColors();
   return (
     <AreaChart
       responsive
@@ -26,23 +25,23 @@ export function TrafficChart({
       data={points as TrafficPoint[]}
       margin={{ top: 8, right: 12, bottom: 0, left: -12 }}
     >
-      <CartesianGrid stroke="#e1e5eb" vertical={false} />
+      <CartesianGrid stroke={colors.grid} vertical={false} />
       <XAxis
         dataKey="t"
         type="number"
         domain={domain}
         ticks={xTicks(domain)}
         tickFormatter={(t: number) => formatAgo(t, domain[1])}
-        tick={{ fontSize: 12, fill: "#5d6778" }}
-        stroke="#c9d0da"
+        tick={{ fontSize: 12, fill: colors.tick }}
+        stroke={colors.axis}
       />
       <YAxis
         domain={y.domain}
         ticks={y.ticks}
         allowDecimals={false}
         tickFormatter={(n: number) => formatCount(n)}
-        tick={{ fontSize: 12, fill: "#5d6778" }}
-        stroke="#c9d0da"
+        tick={{ fontSize: 12, fill: colors.tick }}
+        stroke={colors.axis}
       />
       <Tooltip
         labelFormatter={(t) => formatClockTime(Number(t))}
@@ -55,8 +54,8 @@ export function TrafficChart({
         dataKey="allowed"
         name="Allowed"
         stackId="decisions"
-        stroke={ALLOWED}
-        fill={ALLOWED}
+        stroke={colors.allowed}
+        fill={colors.allowed}
         fillOpacity={0.18}
         isAnimationActive={false}
       />
@@ -65,8 +64,8 @@ export function TrafficChart({
         dataKey="denied"
         name="Denied"
         stackId="decisions"
-        stroke={DENIED}
-        fill={DENIED}
+        stroke={colors.denied}
+        fill={colors.denied}
         fillOpacity={0.25}
         isAnimationActive={false}
       />

@@ -6,7 +6,9 @@ import {
   periodMsOf,
 } from "@/components/ui/limit-draft";
 import type { PlanWithLimits } from "@/lib/client/types";
+import { describeLimits } from "@/lib/format";
 import { type FieldErrors, fieldErrorsOf } from "@/lib/http";
+import { limitRowSchema } from "@/lib/schemas/limit.schema";
 import {
   type PlanCreate,
   type PlanUpdate,
@@ -136,17 +138,16 @@ export function sameDraft(a: PlanDraft, b: PlanDraft): boolean {
   return strip(a) === strip(b);
 }
 
-/** validLimitsOf is a draft's valid rows of one operation, for the "in words" preview. */
-export function validLimitsOf(draft: PlanDraft, operation: Operation): LimitShape[] {
-  return toBody(draft).limits.flatMap((l) =>
-    l.operation === operation &&
-    l.count !== undefined &&
-    l.periodMs !== undefined &&
-    Number.isInteger(l.count) &&
-    l.count > 0 &&
-    Number.isInteger(l.periodMs) &&
-    l.periodMs > 0
-      ? [{ count: l.count, periodMs: l.periodMs }]
-      : [],
-  );
+/**
+ * limitsInWords is the editor's "in words" line for one operation: "unlimited" when it has no
+ * limit, the limits in words when every row of it is valid, and otherwise which row to fix.
+ * Regression: an invalid row was left out, so a plan with only invalid read limits read
+ * "Reads: unlimited" beside the error.
+ */
+export function limitsInWords(draft: PlanDraft, operation: Operation): string {
+  const rows = toBody(draft).limits.map((row, index) => ({ row, index }));
+  const mine = rows.filter(({ row }) => row.operation === operation);
+  const invalid = mine.find(({ row }) => !limitRowSchema.safeParse(row).success);
+  if (invalid) return `not valid yet: fix limit ${invalid.index + 1}`;
+  return describeLimits(mine.map(({ row }) => row as LimitShape));
 }

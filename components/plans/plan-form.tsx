@@ -8,9 +8,8 @@ import { limitDraft, type OperationLimitDraft } from "@/components/ui/limit-draf
 import { type LimitAdd, LimitRows } from "@/components/ui/limit-rows";
 import { ErrorNote } from "@/components/ui/states";
 import { ApiError } from "@/lib/client/api";
-import { describeLimits } from "@/lib/format";
 import type { FieldErrors } from "@/lib/http";
-import { type PlanDraft, sameDraft, slugify, type Validation, validLimitsOf } from "./plan-draft";
+import { limitsInWords, type PlanDraft, sameDraft, slugify, type Validation } from "./plan-draft";
 
 /** ADD_LIMITS are the plan editor's add buttons: a read or a write limit, 10 per second. */
 const ADD_LIMITS: readonly LimitAdd<OperationLimitDraft>[] = [
@@ -193,9 +192,9 @@ export function PlanForm<T>({
           <h2>{previewTitle}</h2>
           <dl>
             <dt>Reads</dt>
-            <dd>{describeLimits(validLimitsOf(draft, "read"))}</dd>
+            <dd data-testid="words-read">{limitsInWords(draft, "read")}</dd>
             <dt>Writes</dt>
-            <dd>{describeLimits(validLimitsOf(draft, "write"))}</dd>
+            <dd data-testid="words-write">{limitsInWords(draft, "write")}</dd>
           </dl>
           {aside}
         </section>

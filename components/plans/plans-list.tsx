@@ -2,19 +2,100 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useCallback, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { type DataColumn, DataTable, dataColumns } from "@/components/ui/data-table";
+import { ListToolbar, SearchField } from "@/components/ui/list-toolbar";
 import { Empty, ErrorNote, Loading, PageHeader } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
+import { useUrlQuery } from "@/components/ui/use-url-query";
 import { api } from "@/lib/client/api";
 import type { PlanListItem, PlansResponse } from "@/lib/client/types";
 import { describeLimits } from "@/lib/format";
+import { plansQuerySchema } from "@/lib/schemas/plan.schema";
+import { matchesPlan } from "./plan-picker";
 
-/** PlansList is the plans page: every plan's limits in words, its customers, edit and delete. */
+const column = dataColumns<PlanListItem>();
+
+function planColumns(onDelete: (plan: PlanListItem) => void): DataColumn<PlanListItem>[] {
+  return [
+    column.display({
+      id: "plan",
+      header: "Plan",
+      cell: ({ row: { original: plan } }) => (
+        <>
+          <Link href={`/plans/${plan.id}`} className="strong">
+            {plan.name}
+          </Link>{" "}
+          <code className="muted">{plan.slug}</code>
+          {plan.description ? <div className="muted small">{plan.description}</div> : null}
+        </>
+      ),
+    }),
+    column.display({
+      id: "reads",
+      header: "Reads",
+      cell: ({ row: { original: plan } }) =>
+        describeLimits(plan.limits.filter((l) => l.operation === "read")),
+    }),
+    column.display({
+      id: "writes",
+      header: "Writes",
+      cell: ({ row: { original: plan } }) =>
+        describeLimits(plan.limits.filter((l) => l.operation === "write")),
+    }),
+    column.display({
+      id: "customers",
+      header: "Customers",
+      meta: { className: "right num" },
+      cell: ({ row: { original: plan } }) =>
+        plan.customerCount === 0 ? (
+          "0"
+        ) : (
+          <Link
+            href={`/customers?plan=${plan.id}`}
+            aria-label={`${plan.customerCount.toLocaleString("en-US")} customers on ${plan.name}`}
+          >
+            {plan.customerCount.toLocaleString("en-US")}
+          </Link>
+        ),
+    }),
+    column.display({
+      id: "actions",
+      header: () => <span className="sr-only">Actions</span>,
+      meta: { className: "actions" },
+      cell: ({ row: { original: plan } }) => (
+        <>
+          <Link href={`/plans/${plan.id}`} className="btn small" aria-label={`Edit ${plan.name}`}>
+            Edit
+          </Link>{" "}
+          <button
+            type="button"
+            className="btn small ghost danger-text"
+            aria-label={`Delete ${plan.name}`}
+            onClick={() => onDelete(plan)}
+          >
+            Delete
+          </button>
+        </>
+      ),
+    }),
+  ];
+}
+
+/**
+ * PlansList is the plans page: every plan's limits in words and its customers (linked to them),
+ * found by typing part of a name or slug (kept in the URL), with edit and delete.
+ */
 export function PlansList() {
   const plans = useQuery({ queryKey: ["plans"], queryFn: () => api<PlansResponse>("/plans") });
+  const url = useUrlQuery(plansQuerySchema);
   const [deleting, setDeleting] = useState<PlanListItem>();
   const closeDelete = useCallback(() => setDeleting(undefined), []);
+  const columns = useMemo(() => planColumns(setDeleting), []);
+  const q = url.value.q ?? "";
+  const all = plans.data?.plans;
+  const shown = useMemo(() => (all ?? []).filter((p) => matchesPlan(p, q)), [all, q]);
   return (
     <>
       <PageHeader
@@ -26,64 +107,39 @@ export function PlansList() {
           </Link>
         }
       />
+      {all && all.length > 0 ? (
+        <ListToolbar label="Find plans">
+          <SearchField
+            label="Search"
+            value={q}
+            placeholder="Name or slug"
+            onSearch={(text) => url.set({ q: text })}
+          />
+        </ListToolbar>
+      ) : null}
       <ErrorNote error={plans.error} />
       {plans.isPending ? (
         <Loading label="Loading plans…" />
-      ) : plans.data?.plans.length === 0 ? (
+      ) : all?.length === 0 ? (
         <Empty>
           No plans yet. <Link href="/plans/new">Create the first plan</Link>.
         </Empty>
-      ) : plans.data ? (
-        <div className="card flush">
-          <table>
-            <thead>
-              <tr>
-                <th>Plan</th>
-                <th>Reads</th>
-                <th>Writes</th>
-                <th className="right">Customers</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {plans.data.plans.map((plan) => (
-                <tr key={plan.id}>
-                  <td>
-                    <Link href={`/plans/${plan.id}`} className="strong">
-                      {plan.name}
-                    </Link>{" "}
-                    <code className="muted">{plan.slug}</code>
-                    {plan.description ? (
-                      <div className="muted small">{plan.description}</div>
-                    ) : null}
-                  </td>
-                  <td>{describeLimits(plan.limits.filter((l) => l.operation === "read"))}</td>
-                  <td>{describeLimits(plan.limits.filter((l) => l.operation === "write"))}</td>
-                  <td className="right num">{plan.customerCount.toLocaleString("en-US")}</td>
-                  <td className="right nowrap">
-                    <Link
-                      href={`/plans/${plan.id}`}
-                      className="btn small"
-                      aria-label={`Edit ${plan.name}`}
-                    >
-                      Edit
-                    </Link>{" "}
-                    <button
-                      type="button"
-                      className="btn small ghost danger-text"
-                      aria-label={`Delete ${plan.name}`}
-                      onClick={() => setDeleting(plan)}
-                    >
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      ) : all && shown.length === 0 ? (
+        <Empty>No plan matches “{q}”.</Empty>
+      ) : all ? (
+        <>
+          <DataTable
+            caption="Plans"
+            columns={columns}
+            data={shown}
+            getRowId={(p) => String(p.id)}
+          />
+          <p className="muted small" aria-live="polite">
+            {shown.length === all.length
+              ? `${all.length} plan${all.length === 1 ? "" : "s"}`
+              : `${shown.length} of ${all.length} plans`}
+          </p>
+        </>
       ) : null}
       {deleting ? <DeletePlan plan={deleting} onClose={closeDelete} /> : null}
     </>
@@ -101,19 +157,27 @@ function DeletePlan({ plan, onClose }: { plan: PlanListItem; onClose: () => void
       onClose();
     },
   });
+  const inUse = plan.customerCount > 0;
   return (
     <ConfirmDialog
       title={`Delete plan “${plan.name}”?`}
       confirmLabel={remove.isPending ? "Deleting…" : "Delete plan"}
       busy={remove.isPending}
+      // Regression: the button stayed active with customers on the plan, and failed with a 409.
+      blocked={inUse}
       onConfirm={() => remove.mutate()}
       onCancel={onClose}
     >
-      <p>
-        {plan.customerCount > 0
-          ? `${plan.customerCount} customer${plan.customerCount === 1 ? " is" : "s are"} on this plan; move them to another plan first.`
-          : "No customer is on this plan. Deleting it cannot be undone."}
-      </p>
+      {inUse ? (
+        <p>
+          {plan.customerCount.toLocaleString("en-US")} customer
+          {plan.customerCount === 1 ? " is" : "s are"} on this plan, so it cannot be deleted.{" "}
+          <Link href={`/customers?plan=${plan.id}`}>See its customers</Link> and move them to
+          another plan first.
+        </p>
+      ) : (
+        <p>No customer is on this plan. Deleting it cannot be undone.</p>
+      )}
       <ErrorNote error={remove.error} />
     </ConfirmDialog>
   );

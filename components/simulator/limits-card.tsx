@@ -1,17 +1,27 @@
 "use client";
 
+import { PlanPicker } from "@/components/plans/plan-picker";
 import { Field } from "@/components/ui/field";
 import type { DraftErrors } from "@/components/ui/field-errors";
 import type { LimitDraft } from "@/components/ui/limit-draft";
 import { ADD_BLANK_LIMIT, LimitRows } from "@/components/ui/limit-rows";
 import type { PlanListItem } from "@/lib/client/types";
-import { describeLimits } from "@/lib/format";
 import { OPERATIONS, type Operation } from "@/lib/vocabulary";
 import styles from "./simulator.module.css";
 
 /** planSourceValue names a plan's limits for one operation in the source picker: "3:read". */
 export function planSourceValue(planId: number, operation: Operation): string {
   return `${planId}:${operation}`;
+}
+
+/** sourceOf reads a source value back: the plan and operation, or no plan for custom limits. */
+export function sourceOf(value: string): { planId: number | null; operation: Operation } {
+  const [id, operation] = value.split(":");
+  const planId = Number(id);
+  const known = OPERATIONS.find((o) => o === operation);
+  return Number.isSafeInteger(planId) && planId > 0 && known
+    ? { planId, operation: known }
+    : { planId: null, operation: "read" };
 }
 
 /**
@@ -35,6 +45,7 @@ export function LimitsCard({
   onSource: (value: string) => void;
   onRows: (rows: LimitDraft[]) => void;
 }) {
+  const chosen = sourceOf(source);
   return (
     <section className="card" aria-labelledby="sim-limits-heading">
       <h2 id="sim-limits-heading">
@@ -45,26 +56,37 @@ export function LimitsCard({
           </span>
         ) : null}
       </h2>
-      <Field
-        label="Start from"
-        hint="Pick a plan's limits, then edit them freely: nothing is saved."
-      >
-        {(props) => (
-          <select {...props} value={source} onChange={(e) => onSource(e.target.value)}>
-            <option value="custom">Custom limits</option>
-            {plans.map((plan) => (
-              <optgroup key={plan.id} label={plan.name}>
-                {OPERATIONS.map((operation) => (
-                  <option key={operation} value={planSourceValue(plan.id, operation)}>
-                    {plan.name}: {operation}s (
-                    {describeLimits(plan.limits.filter((l) => l.operation === operation))})
-                  </option>
-                ))}
-              </optgroup>
-            ))}
-          </select>
-        )}
-      </Field>
+      <div className={styles.source}>
+        <PlanPicker
+          label="Start from a plan"
+          plans={plans}
+          value={chosen.planId}
+          placeholder="Custom limits"
+          hint="Pick a plan's limits, then edit them freely: nothing is saved."
+          onChange={(plan) =>
+            onSource(plan ? planSourceValue(plan.id, chosen.operation) : "custom")
+          }
+        />
+        <Field label="Operation">
+          {(props) => (
+            <select
+              {...props}
+              value={chosen.operation}
+              disabled={chosen.planId === null}
+              onChange={(e) =>
+                chosen.planId !== null &&
+                onSource(planSourceValue(chosen.planId, e.target.value as Operation))
+              }
+            >
+              {OPERATIONS.map((operation) => (
+                <option key={operation} value={operation}>
+                  {operation === "read" ? "Reads" : "Writes"}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
       <LimitRows
         rows={rows}
         errors={errors}

@@ -1,9 +1,14 @@
-import { desc, lt } from "drizzle-orm";
+import { and, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import type { AuditAction } from "../../lib/vocabulary";
 import type { Tx } from "../client";
-import { auditLog } from "../schema";
+import { auditLog, customers, plans, serviceTokens } from "../schema";
+import { type KeysetOrder, type KeysetPage, type KeyValue, keysetPage } from "./keyset";
 
 /** AuditEntry is one recorded operator change. */
 export type AuditEntry = typeof auditLog.$inferSelect;
+
+/** AuditListEntry is an entry as the log lists it: with its entity's current name, if it has one. */
+export type AuditListEntry = AuditEntry & { entityName: string | null };
 
 /** appendAudit records an operator change; call it in the change's own transaction. */
 export function appendAudit(tx: Tx, entry: Omit<AuditEntry, "id">): void {
@@ -15,4 +20,102 @@ export function listAudit(tx: Tx, options: { limit: number; beforeId?: number })
   const query = tx.select().from(auditLog);
   const filtered = options.beforeId ? query.where(lt(auditLog.id, options.beforeId)) : query;
   return filtered.orderBy(desc(auditLog.id)).limit(options.limit).all();
+}
+
+/** AuditFilter narrows the audit log: an action, an actor, a customer, a time range (ms). */
+export interface AuditFilter {
+  action?: AuditAction;
+  actor?: string;
+  customerId?: number;
+  /** from is the range's start, inclusive (ms since the epoch). */
+  from?: number;
+  /** to is the range's end, exclusive (ms since the epoch). */
+  to?: number;
+}
+
+/** auditFilterSql is the WHERE condition of a filter, or undefined for none. */
+export function auditFilterSql(filter: AuditFilter): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filter.action !== undefined) conditions.push(eq(auditLog.action, filter.action));
+  if (filter.actor !== undefined) conditions.push(eq(auditLog.actor, filter.actor));
+  if (filter.customerId !== undefined) {
+    conditions.push(eq(auditLog.entityType, "customer"));
+    conditions.push(eq(auditLog.entityId, String(filter.customerId)));
+  }
+  if (filter.from !== undefined) conditions.push(gte(auditLog.at, filter.from));
+  if (filter.to !== undefined) conditions.push(lt(auditLog.at, filter.to));
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+/** AUDIT_ORDER is the log's order: newest first, by time then id. */
+const AUDIT_ORDER: KeysetOrder = {
+  columns: [sql`${auditLog.at}`, sql`${auditLog.id}`],
+  descending: true,
+};
+
+/** auditKeyOf is an entry's key in the log's order: [at, id]. */
+export function auditKeyOf(entry: AuditEntry): KeyValue[] {
+  return [entry.at, entry.id];
+}
+
+/**
+ * pageAudit reads one page of the log, newest first, after or before a cursor key ([at, id]),
+ * with the current name of each entry's customer or plan (null once it is deleted).
+ */
+export function pageAudit(
+  tx: Tx,
+  filter: AuditFilter,
+  cursor: { after?: readonly KeyValue[]; before?: readonly KeyValue[] },
+  limit: number,
+): KeysetPage<AuditListEntry> {
+  return keysetPage(
+    (where, orderBy, n) =>
+      tx
+        .select({
+          id: auditLog.id,
+          at: auditLog.at,
+          actor: auditLog.actor,
+          action: auditLog.action,
+          entityType: auditLog.entityType,
+          entityId: auditLog.entityId,
+          before: auditLog.before,
+          after: auditLog.after,
+          entityName: sql<
+            string | null
+          >`coalesce(${customers.name}, ${plans.name}, ${serviceTokens.name})`,
+        })
+        .from(auditLog)
+        .leftJoin(
+          customers,
+          and(eq(auditLog.entityType, "customer"), sql`${customers.id} = ${auditLog.entityId}`),
+        )
+        .leftJoin(
+          plans,
+          and(eq(auditLog.entityType, "plan"), sql`${plans.id} = ${auditLog.entityId}`),
+        )
+        .leftJoin(
+          serviceTokens,
+          and(
+            eq(auditLog.entityType, "service-token"),
+            sql`${serviceTokens.id} = ${auditLog.entityId}`,
+          ),
+        )
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(n)
+        .all(),
+    auditKeyOf,
+    AUDIT_ORDER,
+    auditFilterSql(filter),
+    cursor,
+    limit,
+  );
+}
+
+/** countAudit counts the entries a filter matches. */
+export function countAudit(tx: Tx, filter: AuditFilter): number {
+  return (
+    tx.select({ n: sql<number>`count(*)` }).from(auditLog).where(auditFilterSql(filter)).get()?.n ??
+    0
+  );
 }

@@ -22,7 +22,8 @@ export interface CustomerView {
   updatedAt: number;
 }
 
-const viewColumns = {
+/** customerViewColumns select a CustomerView (join plans on the customer's plan). */
+export const customerViewColumns = {
   id: customers.id,
   name: customers.name,
   planId: customers.planId,
@@ -34,10 +35,13 @@ const viewColumns = {
   updatedAt: customers.updatedAt,
 };
 
-/** listCustomers returns every customer, by name. */
+/**
+ * listCustomers returns every customer with its plan, by name: for reports that name the
+ * customers of many rows at once (the usage CSV, near-limit, dry-run reports); lists page.
+ */
 export function listCustomers(tx: Tx): CustomerView[] {
   return tx
-    .select(viewColumns)
+    .select(customerViewColumns)
     .from(customers)
     .innerJoin(plans, eq(plans.id, customers.planId))
     .orderBy(asc(customers.name), asc(customers.id))
@@ -47,7 +51,7 @@ export function listCustomers(tx: Tx): CustomerView[] {
 /** getCustomer returns one customer, or undefined. */
 export function getCustomer(tx: Tx, id: number): CustomerView | undefined {
   return tx
-    .select(viewColumns)
+    .select(customerViewColumns)
     .from(customers)
     .innerJoin(plans, eq(plans.id, customers.planId))
     .where(eq(customers.id, id))

@@ -13,5 +13,12 @@ export const auditLog = sqliteTable(
     before: text("before", { mode: "json" }),
     after: text("after", { mode: "json" }),
   },
-  (t) => [index("audit_log_at").on(t.at)],
+  // The log reads newest first by (at, id), whole or filtered by action, actor or entity: one
+  // index per filter, each ending in the order, so a page is a range scan at any size.
+  (t) => [
+    index("audit_log_at_id").on(t.at, t.id),
+    index("audit_log_action").on(t.action, t.at, t.id),
+    index("audit_log_actor").on(t.actor, t.at, t.id),
+    index("audit_log_entity").on(t.entityType, t.entityId, t.at, t.id),
+  ],
 );

@@ -22,5 +22,7 @@ export const customers = sqliteTable(
     check("customers_status", sql`${t.status} IN ('active', 'suspended')`),
     check("customers_name_not_empty", sql`length(trim(${t.name})) > 0`),
     index("customers_plan").on(t.planId),
+    // The list by name pages through (name, id), case-insensitively.
+    index("customers_name").on(sql`${t.name} COLLATE NOCASE`, t.id),
   ],
 );

@@ -1,10 +1,11 @@
 import type { Tx } from "@/db/client";
 import { appendAudit } from "@/db/queries/audit";
+import type { AuditAction } from "@/lib/vocabulary";
 
 /** AuditInput describes one operator change. */
 export interface AuditInput {
   actor: string;
-  action: string;
+  action: AuditAction;
   entityType: string;
   entityId: number | string | null;
   before: unknown;

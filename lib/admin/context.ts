@@ -1,4 +1,5 @@
 import type { Db } from "@/db/client";
+import type { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
 import type { DecisionContext } from "@/lib/policy/decide";
 import type { PolicyStore } from "@/lib/policy/policy-store";
 
@@ -10,4 +11,6 @@ import type { PolicyStore } from "@/lib/policy/policy-store";
 export interface AdminContext extends DecisionContext {
   db: Db;
   policy: PolicyStore;
+  /** serviceTokenUsage holds service tokens' last uses not yet written. */
+  serviceTokenUsage: ServiceTokenUsage;
 }

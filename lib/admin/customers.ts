@@ -88,7 +88,9 @@ export function updateCustomer(
     const after = getCustomer(tx, id) as CustomerView;
     const action =
       input.status && input.status !== before.status
-        ? `customer.${input.status === "suspended" ? "suspend" : "activate"}`
+        ? input.status === "suspended"
+          ? "customer.suspend"
+          : "customer.activate"
         : "customer.update";
     audit(tx, { actor, action, entityType: "customer", entityId: id, before, after, at: now });
     return { ok: true, value: after };
@@ -183,7 +185,7 @@ function changeOverride(
   operation: Operation,
   limits: PolicyLimit[],
   expiresAt: number | null,
-  action: string,
+  action: "override.set" | "override.clear",
 ): Outcome<Partial<Record<Operation, OverrideView>>> {
   const now = rt.clock.now();
   const result = rt.db.transaction((tx): Outcome<Partial<Record<Operation, OverrideView>>> => {

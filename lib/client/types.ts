@@ -1,9 +1,13 @@
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { AuditEntry } from "@/db/queries/audit";
+import type { AuditListEntry as AuditEntry } from "@/db/queries/audit";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { CustomerView } from "@/db/queries/customers";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { PlanWithLimits } from "@/db/queries/plans";
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
+import type { AuditPage } from "@/lib/admin/audit-list";
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
+import type { CustomerListItem, CustomerPage } from "@/lib/admin/customer-list";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { OverrideView } from "@/lib/admin/customers";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
@@ -31,6 +35,7 @@ import type { Operation } from "@/lib/vocabulary";
 
 export type {
   AuditEntry,
+  CustomerListItem,
   CustomerView,
   DecisionReason,
   DecisionView,
@@ -55,16 +60,14 @@ export type TopCustomersResponse = AdminUsage.TopCustomersResponse;
 export type UsageResponse = AdminUsage.UsageResponse;
 
 export type PlanListItem = PlanWithLimits & { customerCount: number };
-export type CustomerListItem = CustomerView & { traffic: { allowed: number; denied: number } };
 export interface PlansResponse {
   plans: PlanListItem[];
 }
 export interface PlanResponse {
   plan: PlanWithLimits;
 }
-export interface CustomersResponse {
-  customers: CustomerListItem[];
-}
+/** CustomersResponse is one page of the customers list. */
+export type CustomersResponse = CustomerPage;
 export interface CustomerResponse {
   customer: CustomerView;
   overrides: Partial<Record<Operation, OverrideView>>;
@@ -87,10 +90,8 @@ export interface TestRequestResponse {
   decision: DecisionView | null;
   headers?: Record<string, string>;
 }
-export interface AuditResponse {
-  entries: AuditEntry[];
-  next: number | null;
-}
+/** AuditResponse is one page of the audit log. */
+export type AuditResponse = AuditPage;
 export interface TrafficResponse {
   now: number;
   seconds: number;

@@ -1,11 +1,17 @@
 export {
+  type BatchedDecision,
   Buckets,
   bucketKey,
-  combineRedis,
+  DecisionBatcher,
+  encodeBatch,
+  MAX_BATCH,
   type RedisClient,
-  RedisCombinedLimiter,
-  RedisDecider,
   type RedisKey,
+} from "./batch";
+export { RedisDecider } from "./redis-decider";
+export {
+  combineRedis,
+  RedisCombinedLimiter,
   RedisLimiter,
   type RedisLimiterOptions,
 } from "./redis-limiter";

@@ -1,96 +1,213 @@
 import { createHash } from "node:crypto";
 
+/*
+ * The decision script, assembled from the fragments below so that each rule is written once:
+ * READ (a bucket from its key), CLOCK (the server's time), AVAILABLE (the units a bucket holds)
+ * and TAKE (consume and write back). The script has a fast path for the most common call (one
+ * decision over one bucket) and a general path for a batch of decisions, each over any number
+ * of buckets; both run the same fragments. Everything it reads and writes is packed binary
+ * (big-endian doubles, via Redis's bundled `struct` library), so neither side parses or prints
+ * a decimal number on the hot path: in Redis 7.0 a decimal conversion (strtod, or printf's
+ * "%.17g" for a Lua number passed to a command) costs more than a command.
+ */
+
 /**
- * DECIDE is the one server-side script of a decision. It reads every bucket of the decision,
- * checks the first `enforced` of them for `n` tokens and, only if all pass (and `take` is set),
- * writes them all: the all-or-nothing rule holds because Redis runs a script atomically.
+ * READ sets `s, b, u, e` from the value at `key`: s = 0 absent (a full bucket), 1 stored, 2
+ * unreadable (another type, or not a bucket), 3 stored by an earlier version as the text
+ * "<ms>:<units>". A stored bucket is 24 bytes: its base `b` (ms), the units `u` spent since
+ * the base (the bucket's time is b * scale + u units) and the key's expiry `e` (ms, 0 with an
+ * injected clock). An earlier version's text is 24 characters long only when its units need
+ * ten digits, so only a scale of 10^9 or more needs the first byte checked (a packed double
+ * never starts with a digit or "-").
+ */
+const READ = `
+    local v = redis.pcall('GET', key)
+    local s, b, u, e = 0, 0, 0, 0
+    if v then
+      local packed = #v == 24
+      if packed and scale >= 1e9 then
+        local c = string.byte(v)
+        packed = c ~= 45 and (c < 48 or c > 57)
+      end
+      if packed then
+        s = 1
+        b, u, e = unpackd('>ddd', v)
+      else
+        s = 2
+        if type(v) == 'string' then
+          local sep = string.find(v, ':', 1, true)
+          local ms = sep and tonumber(string.sub(v, 1, sep - 1))
+          local rest = sep and tonumber(string.sub(v, sep + 1))
+          if ms and rest then s, b, u = 3, ms, rest end
+        end
+      end
+    end`;
+
+/**
+ * CLOCK reads the server's time in whole ms into `now`: a stored bucket's expiry minus its
+ * remaining time to live (one integer reply), else TIME (two strings to convert).
+ */
+const CLOCK = `
+      if s == 1 then
+        local ttl = redis.call('PTTL', key)
+        if ttl > 0 then now = e - ttl end
+      end
+      if now ~= now then
+        local t = redis.call('TIME')
+        local us = t[2] + 0
+        now = t[1] * 1000 + (us - us % 1000) / 1000
+      end`;
+
+/**
+ * AVAILABLE sets `pu` (a period in units) and `avail`, the units the bucket holds at `now`, at
+ * most a period's; an unreadable bucket makes the decision fail (`ok` = -1). The products stay
+ * below 2^53 while the bucket is within a period of full; beyond that they only need to exceed
+ * `pu`, which rounding preserves.
+ */
+const AVAILABLE = `
+    local pu = periodMs * scale
+    local avail = pu
+    if s == 2 then
+      ok, avail = -1, 0
+    elseif s ~= 0 then
+      avail = (now - b - periodMs) * scale + (pu - u)
+      if avail > pu then avail = pu end
+    end`;
+
+/**
+ * TAKE consumes `need` units from a bucket holding `avail` and writes it back. A full bucket
+ * restarts from a base one period ago; a base older than a period moves up to it (keeping
+ * b * scale + u), so `u` stays within a period's units. The key expires when the bucket is
+ * full again: a new key exactly then; a key written again keeps its expiry while that still
+ * covers the bucket (SETRANGE rewrites the value in place and leaves the expiry), and
+ * otherwise is given one period more, so a busy key's expiry moves about once a period rather
+ * than on every decision. An injected clock does not follow the server's: no expiry then.
+ */
+const TAKE = `
+        if avail >= pu then
+          b, u = now - periodMs, need
+        elseif now - b > periodMs then
+          local base = now - periodMs
+          u = u + need - (base - b) * scale
+          b = base
+        else
+          u = u + need
+        end
+        if not server then
+          redis.call('SET', key, packd('>ddd', b, u, 0))
+        elseif s == 1 and (e - b - periodMs) * scale >= u then
+          redis.call('SETRANGE', key, '0', packd('>ddd', b, u, e))
+        else
+          local c = math.ceil(u / scale)
+          if c * scale < u then c = c + 1 elseif c > 0 and (c - 1) * scale >= u then c = c - 1 end
+          e = b + periodMs + c
+          if s ~= 0 then e = e + periodMs end
+          redis.call('SET', key, packd('>ddd', b, u, e), 'PXAT', string.format('%d', e))
+        end`;
+
+/**
+ * SHADOW is added to a decision's bucket count in DECIDE's argument to mark a shadow decision
+ * (a decision never spans this many buckets).
+ */
+export const SHADOW = 65_536;
+
+/**
+ * DECIDE is the one server-side script of the Redis limiter. It runs a batch of decisions in
+ * order, each all or nothing over its buckets, at one instant of the server's clock (or of an
+ * injected clock); Redis runs a script atomically, so the all-or-nothing rule holds across
+ * instances.
  *
- * The buckets after the first `enforced` are a shadow decision (dry-run limits): evaluated only
- * when the enforced decision allows, as one all-or-nothing decision of their own whose tokens
- * are taken only if every shadow bucket has them. The shadow never changes the enforced answer,
- * and it costs no round trip of its own.
+ * KEYS: every bucket the batch touches, once. ARGV[1]: packed big-endian doubles: the time in
+ * whole ms (NaN: the server's clock), then per decision its bucket count m (negative: peek,
+ * consume nothing; plus SHADOW: a shadow decision, see below) and per bucket the key's index in
+ * KEYS, the limit's scale (units per ms), period in ms, and the units wanted (n tokens' worth;
+ * 0 takes nothing).
  *
- * KEYS: one per bucket, enforced first. ARGV: take (1 or 0), n, the execution time in whole
- * milliseconds (empty: the Redis server's clock, so instances with skewed clocks agree), the
- * number of enforced buckets, then per bucket its limit's scale, token units and period in
- * milliseconds (see `Limit`).
+ * A shadow decision (dry-run limits) is decided only when the decision just before it allowed,
+ * as one all-or-nothing decision of its own: it never changes that decision's answer, and it
+ * rides in the same run, so it costs no round trip of its own.
  *
- * A bucket is one time value, the instant up to which its tokens are spent, stored exactly as
- * "<ms>:<units>" (whole milliseconds, plus units of 1/scale ms below them). On the server's clock
- * the key expires when the bucket is full again: a full bucket is an absent one.
- *
- * The reply is [allowed (1 or 0), execution time, then per bucket the units available before
- * this decision, at most one period's, then the shadow's answer: 1 allowed, 0 refused, -1 not
- * evaluated (no shadow buckets, or the enforced decision refused)]. Every number is an integer
- * below 2^53, so the doubles Lua computes with are exact.
+ * The reply is packed doubles too: the time, then per decision 1 (allowed), 0 (refused), -1
+ * (a bucket's key holds something else: nothing taken) or -2 (a shadow not decided: the
+ * decision before it did not allow; its buckets then read 0), and per bucket the units it held
+ * before the decision, at most a period's. Every number is an integer below 2^53, so the
+ * doubles are exact.
  */
 export const DECIDE = `
-local take = ARGV[1] == '1'
-local n = tonumber(ARGV[2])
-local now
-local serverTime = ARGV[3] == ''
-if serverTime then
-  local time = redis.call('TIME')
-  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-else
-  now = tonumber(ARGV[3])
-end
-local enforced = tonumber(ARGV[4])
-local reply = {1, now}
-local shadow = -1
-if #KEYS > enforced then shadow = 1 end
-for i = 1, #KEYS do
-  local j = 5 + (i - 1) * 3
-  local scale = tonumber(ARGV[j])
-  local tokenUnits = tonumber(ARGV[j + 1])
-  local periodMs = tonumber(ARGV[j + 2])
-  local available = periodMs * scale
-  local value = redis.call('GET', KEYS[i])
-  if value then
-    local sep = string.find(value, ':', 1, true)
-    local elapsedMs = now - tonumber(string.sub(value, 1, sep - 1))
-    if elapsedMs <= periodMs then
-      available = elapsedMs * scale - tonumber(string.sub(value, sep + 1))
+local unpackd, packd = struct.unpack, struct.pack
+local blob = ARGV[1]
+-- One decision over one bucket is 6 doubles over one key; no other batch is both (five
+-- decisions over no bucket are 6 doubles too, over no key).
+if #blob == 48 and #KEYS == 1 then
+  local now, m, i, scale, periodMs, need = unpackd('>dddddd', blob)
+  local server = now ~= now
+  local key = KEYS[1]
+  local ok = 1
+${READ}
+  if server then
+${CLOCK}
+  end
+${AVAILABLE}
+  if need > 0 and ok == 1 then
+    if avail < need then
+      ok = 0
+    elseif m > 0 then
+${TAKE}
     end
   end
-  reply[i + 2] = available
-  if n > 0 and available < n * tokenUnits then
-    if i <= enforced then reply[1] = 0 else shadow = 0 end
+  return packd('>ddd', now, ok, avail)
+end
+local now, pos = unpackd('>d', blob)
+local server = now ~= now
+local reply, n, len, held, last = {0}, 1, #blob, {}, 1
+while pos <= len do
+  local m
+  m, pos = unpackd('>d', blob, pos)
+  local shadow = m >= ${SHADOW}
+  if shadow then m = m - ${SHADOW} end
+  local take = m > 0
+  if not take then m = -m end
+  local ok, head = 1, n + 1
+  if shadow and last ~= 1 then
+    ok, pos = -2, pos + 32 * m
+    for j = 1, m do reply[head + j] = 0 end
+  end
+  for j = 1, ok == -2 and 0 or m do
+    local i, scale, periodMs, need
+    i, scale, periodMs, need, pos = unpackd('>dddd', blob, pos)
+    local key = KEYS[i]
+${READ}
+    if now ~= now then
+${CLOCK}
+    end
+${AVAILABLE}
+    if need > 0 and ok == 1 and avail < need then ok = 0 end
+    reply[head + j] = avail
+    local o = 8 * j
+    held[o - 7], held[o - 6], held[o - 5], held[o - 4] = key, scale, periodMs, need
+    held[o - 3], held[o - 2], held[o - 1], held[o] = s, b, u, e
+  end
+  reply[head] = ok
+  n = head + m
+  last = ok
+  if ok == 1 and take then
+    for j = 1, m do
+      local o = 8 * j
+      local key, scale, periodMs, need = held[o - 7], held[o - 6], held[o - 5], held[o - 4]
+      local s, b, u, e = held[o - 3], held[o - 2], held[o - 1], held[o]
+      if need > 0 then
+        local pu, avail = periodMs * scale, reply[head + j]
+${TAKE}
+      end
+    end
   end
 end
-if reply[1] == 0 then shadow = -1 end
-local function spend(first, last)
-  for i = first, last do
-    local j = 5 + (i - 1) * 3
-    local scale = tonumber(ARGV[j])
-    local periodMs = tonumber(ARGV[j + 2])
-    local left = reply[i + 2] - n * tonumber(ARGV[j + 1])
-    -- The bucket's time is now minus 'left' units: 'back' whole ms before now, plus 'rest' units.
-    local back = math.ceil(left / scale)
-    if back * scale < left then
-      back = back + 1
-    elseif back > 0 and (back - 1) * scale >= left then
-      back = back - 1
-    end
-    local rest = back * scale - left
-    local ttl = periodMs - back
-    if rest > 0 then ttl = ttl + 1 end
-    local value = string.format('%.0f:%.0f', now - back, rest)
-    if serverTime then
-      redis.call('SET', KEYS[i], value, 'PX', ttl)
-    else
-      -- An injected clock (tests) does not follow the server's: expiring by the server's clock
-      -- could drop a bucket the injected time still counts as spent.
-      redis.call('SET', KEYS[i], value)
-    end
-  end
+if now ~= now then
+  local s, e, key = 0, 0, nil
+${CLOCK}
 end
-if take and n > 0 and reply[1] == 1 then
-  spend(1, enforced)
-  if shadow == 1 then spend(enforced + 1, #KEYS) end
-end
-reply[#KEYS + 3] = shadow
-return reply
+reply[1] = now
+return packd('>' .. string.rep('d', n), unpack(reply))
 `;
 
 /** DECIDE_SHA is the script's SHA-1, for EVALSHA. */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import crypto, { createHash, randomBytes } from "node:crypto";
 
 const KEY_PREFIX = "rk_";
 
@@ -9,9 +9,13 @@ export interface ApiKey {
   prefix: string;
 }
 
+// crypto.hash (Node 20.12+) digests in one call, without a Hash object: a decision hashes twice.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string })
+  .hash;
+
 /** hashApiKey returns the SHA-256 hex digest of a key (keys are random, so no salt is needed). */
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
+  return oneShot ? oneShot("sha256", key, "hex") : createHash("sha256").update(key).digest("hex");
 }
 
 /** generateApiKey returns a random key ("rk_" and 32 base64url characters) with its hash and prefix. */

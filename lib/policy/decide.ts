@@ -89,25 +89,41 @@ function reasonOf(decision: Decision): DecisionReason {
  * which never refuse) and records it: the usage rollups count every decision (a fail-closed
  * refusal as "unavailable", a dry-run limit's would-be refusals per limit); the decision counter
  * and the live traffic log count those the store made; the latency histogram times the store's
- * call. A peek records nothing. Every caller (the protected routes, the dashboard's test request,
- * the decision API and the gateway) goes through here and maps the reason with `statusOf`, so
- * none can answer differently.
+ * call. A peek records nothing. Every caller (the protected routes, the decision API, the
+ * gateway, the dashboard's test request) goes through here and maps the reason with `statusOf`,
+ * so none can answer differently. It answers at once when the store does (in memory) and with a
+ * Promise when the store does (Redis): callers await it, and a batch of in-memory decisions
+ * makes no Promise at all.
  */
-export async function decide(
+export function decide(
   ctx: DecisionContext,
   customer: CustomerPolicy,
   operation: Operation,
   cost: number,
   options: DecideOptions = {},
-): Promise<Verdict> {
+): Verdict | Promise<Verdict> {
   const now = ctx.clock.now();
   const input: RequestInput = { customer, operation, now };
-  if (options.peek) {
-    const decision = await ctx.decisions.peek(input, cost);
-    return verdictOf(customer, operation, cost, now, decision);
+  if (options.peek === true) {
+    const peeked = ctx.decisions.peek(input, cost);
+    return peeked instanceof Promise
+      ? peeked.then((made) => verdictOf(customer, operation, cost, now, made))
+      : verdictOf(customer, operation, cost, now, peeked);
   }
   const started = ctx.metrics.decisionStarted();
-  const decision = await ctx.decisions.decide(input, cost);
+  const decision = ctx.decisions.decide(input, cost);
+  return decision instanceof Promise
+    ? decision.then((made) => record(ctx, input, cost, started, made))
+    : record(ctx, input, cost, started, decision);
+}
+
+function record(
+  ctx: DecisionContext,
+  { customer, operation, now }: RequestInput,
+  cost: number,
+  started: number,
+  decision: Decision,
+): Verdict {
   ctx.metrics.decisionTimed(decision.source, started);
   const verdict = verdictOf(customer, operation, cost, now, decision);
   const { allowed } = decision.details;

@@ -5,11 +5,12 @@ import { activeOverride, bucketKey, dryRunLimitsFor } from "./snapshot";
 
 /**
  * DecisionSource says where a decision was made: the in-memory limiter (the embedded default),
- * Redis (shared by every instance), this instance's in-memory stand-in while Redis is
- * unreachable and the operation fails open, or nowhere: Redis is unreachable and the
- * operation fails closed.
+ * Redis (shared by every instance), a refusal Redis made earlier that this instance remembers
+ * until its retry-after ("redis-cache", see DenyCache), this instance's in-memory stand-in
+ * while Redis is unreachable and the operation fails open, or nowhere: Redis is unreachable
+ * and the operation fails closed.
  */
-export type DecisionSource = "memory" | "redis" | "stand-in" | "unavailable";
+export type DecisionSource = "memory" | "redis" | "redis-cache" | "stand-in" | "unavailable";
 
 /**
  * DryRunOutcome is what the customer's dry-run limits made of an admitted decision, evaluated as
@@ -52,6 +53,16 @@ export interface DecisionStore {
   peek(input: RequestInput, n?: number): Decision | Promise<Decision>;
   /** forget deletes a customer's buckets for both operations and returns how many it deleted. */
   forget(customerId: number): Promise<number>;
+  /**
+   * invalidate drops what this instance remembers of the customers' decisions (refusals it
+   * answers without the store), after their policy changed; "all" drops everything.
+   */
+  invalidate(customerIds: readonly number[] | "all"): void;
+  /**
+   * forgetLocal drops this instance's own state of a customer whose buckets another instance
+   * reset: remembered refusals and buckets held in memory.
+   */
+  forgetLocal(customerId: number): void;
   status(): StoreStatus;
   /** ready settles once the store can answer (at once in memory; when Redis is connected). */
   ready(): Promise<void>;
@@ -132,6 +143,12 @@ export class MemoryDecisionStore implements DecisionStore {
 
   async forget(customerId: number): Promise<number> {
     return forgetCustomer(this.limiter, customerId);
+  }
+
+  invalidate(): void {}
+
+  forgetLocal(customerId: number): void {
+    forgetCustomer(this.limiter, customerId);
   }
 
   status(): StoreStatus {

@@ -2,17 +2,40 @@ import type { BucketDetails, DebugDetails, Limit } from "@/lib/limiter";
 import { formatPeriod } from "@/lib/limiter";
 import type { Operation } from "@/lib/vocabulary";
 
+/** Words are a limit's name and its RateLimit-Policy item, for one operation. */
+interface Words {
+  name: string;
+  item: string;
+}
+
+// Limits are immutable and live as long as the policy snapshot: their words are written once.
+const written: Record<Operation, WeakMap<Limit, Words>> = {
+  read: new WeakMap(),
+  write: new WeakMap(),
+};
+
+function wordsOf(operation: Operation, limit: Limit): Words {
+  let words = written[operation].get(limit);
+  if (!words) {
+    const name = `${operation}-${limit.count}-per-${formatPeriod(limit.periodMs)}`;
+    const item = `"${name}";q=${limit.count};w=${Math.max(1, seconds(limit.periodMs))}`;
+    words = { name, item };
+    written[operation].set(limit, words);
+  }
+  return words;
+}
+
 /** policyName names a limit in the RateLimit fields, e.g. "read-10-per-1s". */
 export function policyName(operation: Operation, limit: Limit): string {
-  return `${operation}-${limit.count}-per-${formatPeriod(limit.periodMs)}`;
+  return wordsOf(operation, limit).name;
 }
 
 function seconds(ms: number): number {
   return Math.ceil(ms / 1000);
 }
 
-/** refillMs is how long a bucket with `remaining` tokens takes to be full again. */
-function refillMs(bucket: BucketDetails): number {
+/** refillMs is how long (ms) a bucket takes to be full again from its remaining tokens. */
+export function refillMs(bucket: BucketDetails): number {
   const { count, periodMs } = bucket.limit;
   return ((count - bucket.tokensRemaining) * periodMs) / count;
 }
@@ -40,12 +63,11 @@ export function rateLimitHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   if (details.buckets.length === 0) return headers;
-  headers["RateLimit-Policy"] = details.buckets
-    .map(
-      (b) =>
-        `"${policyName(operation, b.limit)}";q=${b.limit.count};w=${Math.max(1, seconds(b.limit.periodMs))}`,
-    )
-    .join(", ");
+  let policy = "";
+  for (const bucket of details.buckets) {
+    policy += `${policy ? ", " : ""}${wordsOf(operation, bucket.limit).item}`;
+  }
+  headers["RateLimit-Policy"] = policy;
   const binding = bindingBucket(details) as BucketDetails;
   const remaining = Math.max(0, binding.tokensRemaining);
   const untilMs =

@@ -1,6 +1,5 @@
-import type { Redis } from "ioredis";
 import type { Clock, Limiter } from "@/lib/limiter";
-import { RedisLimiter } from "@/lib/limiter-redis";
+import { type RedisClient, RedisLimiter } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 import type { Metrics } from "@/lib/metrics";
 import { OPERATIONS, type Operation } from "@/lib/vocabulary";
@@ -15,6 +14,7 @@ import {
   type StoreStatus,
   unavailable,
 } from "./decision-store";
+import type { DenyCache } from "./deny-cache";
 import { customerKey, planLimitFunc, type RequestInput } from "./policy-limiter";
 import { bucketKey } from "./snapshot";
 
@@ -29,7 +29,8 @@ export const DEFAULT_FAILURE_POLICY: FailurePolicy = { read: "open", write: "clo
 
 /** RedisDecisionStoreOptions configure the Redis-backed decisions. */
 export interface RedisDecisionStoreOptions {
-  redis: Redis;
+  /** redis is one Redis server or a Redis Cluster. */
+  redis: RedisClient;
   /** prefix starts every bucket key ("rk" by default). */
   prefix?: string;
   /** standIn decides while Redis is unreachable, for operations that fail open. */
@@ -49,6 +50,11 @@ export interface RedisDecisionStoreOptions {
    * for a timeout.
    */
   probeIntervalMs?: number;
+  /**
+   * denyCache, when set, remembers refusals until their retry-after and answers repeated
+   * requests over the limit without Redis (see DenyCache). Without it every decision asks Redis.
+   */
+  denyCache?: DenyCache;
 }
 
 /**
@@ -61,10 +67,17 @@ export interface RedisDecisionStoreOptions {
  * at most once per `probeIntervalMs`, so a Redis that hangs costs one timeout per interval rather
  * than one per request; the first probe that succeeds ends the incident and decisions return to
  * Redis with no restart.
+ *
+ * With a DenyCache, a refusal is remembered until its retry-after and repeated requests for
+ * the same customer, operation and cost are refused from memory; `forget` and `invalidate`
+ * drop what it remembers, and `announceReset` tells the other instances of a reset.
  */
 export class RedisDecisionStore implements DecisionStore {
   private readonly remote: RedisLimiter<RequestInput>;
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
+  private readonly denyCache: DenyCache | undefined;
+  /** announceReset, when set, tells the other instances that this one reset a customer. */
+  announceReset: ((customerId: number) => void) | undefined;
   private readonly standIn: Limiter<RequestInput, string>;
   private readonly failure: FailurePolicy;
   private readonly log: Logger;
@@ -91,12 +104,20 @@ export class RedisDecisionStore implements DecisionStore {
     this.metrics = options.metrics;
     this.retryAfterMs = options.retryAfterMs ?? 1_000;
     this.probeIntervalMs = options.probeIntervalMs ?? 250;
+    this.denyCache = options.denyCache;
   }
 
   async decide(input: RequestInput, n: number): Promise<Decision> {
+    const cache = this.denyCache;
+    const remembered = cache?.lookup(input, n);
+    if (remembered) {
+      this.metrics.denyCacheHits.inc();
+      return { details: remembered, source: "redis-cache" };
+    }
+    const epoch = cache?.epoch ?? 0;
     const decided = hasDryRun(input)
       ? await this.attempt(async () => {
-          // The dry-run limits ride in the decision's own script: no round trip of their own.
+          // The dry-run limits ride in the decision's own script run: no round trip of their own.
           const { details, shadow } = await this.remote.allowNWithShadow(
             input,
             n,
@@ -108,7 +129,10 @@ export class RedisDecisionStore implements DecisionStore {
           async () => ({ details: await this.remote.allowNWithDebug(input, n), dryRun: undefined }),
           input.now,
         );
-    if (decided) return { ...decided, source: "redis" };
+    if (decided) {
+      if (!decided.details.allowed) cache?.remember(input, n, decided.details, epoch);
+      return { ...decided, source: "redis" };
+    }
     if (this.failure[input.operation] === "closed") {
       return unavailable(input, n, this.retryAfterMs);
     }
@@ -123,19 +147,36 @@ export class RedisDecisionStore implements DecisionStore {
     return { details: this.standIn.peekNWithDebug(input, n), source: "stand-in" };
   }
 
-  /** forget deletes the customer's buckets in Redis and in the stand-in; it throws when Redis does. */
+  /**
+   * forget deletes the customer's buckets in Redis and in the stand-in, drops its remembered
+   * refusals (after the buckets are gone, so none decided before is kept) and tells the other
+   * instances; it throws when Redis does.
+   */
   async forget(customerId: number): Promise<number> {
     const local = forgetCustomer(this.standIn, customerId);
     let remote = 0;
-    for (const operation of OPERATIONS) {
-      try {
+    try {
+      for (const operation of OPERATIONS) {
         remote += await this.remote.forget(bucketKey(customerId, operation));
-      } catch (error) {
-        this.failed(error, this.appClock.now());
-        throw error;
       }
+    } catch (error) {
+      this.failed(error, this.appClock.now());
+      throw error;
+    } finally {
+      this.denyCache?.forgetCustomers([customerId]);
     }
+    this.announceReset?.(customerId);
     return remote + local;
+  }
+
+  invalidate(customerIds: readonly number[] | "all"): void {
+    if (customerIds === "all") this.denyCache?.clear();
+    else this.denyCache?.forgetCustomers(customerIds);
+  }
+
+  forgetLocal(customerId: number): void {
+    forgetCustomer(this.standIn, customerId);
+    this.denyCache?.forgetCustomers([customerId]);
   }
 
   status(): StoreStatus {

@@ -1,4 +1,5 @@
 import type { DecisionReason, Verdict } from "./decide";
+import { policyName } from "./headers";
 
 /** Refusal is a refused request's answer, independent of any HTTP framework. */
 export interface Refusal {
@@ -7,6 +8,13 @@ export interface Refusal {
   body: { type: string; title: string; status: number; [field: string]: unknown };
   headers: Record<string, string>;
 }
+
+/**
+ * QUOTA_EXCEEDED is the problem type of a 429 in the RateLimit fields draft
+ * (draft-ietf-httpapi-ratelimit-headers, "Problem Types"): the request exceeds one or more quota
+ * policies, named in the `violated-policies` member as they are in `RateLimit-Policy`.
+ */
+export const QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#quota-exceeded";
 
 /** BEARER_CHALLENGE is what a 401 tells the client to send. */
 export const BEARER_CHALLENGE = { "WWW-Authenticate": 'Bearer realm="ratekeeper"' } as const;
@@ -71,13 +79,19 @@ export function refusalOf(verdict: Verdict): Refusal | null {
       headers,
     );
   }
-  return refusal(
-    429,
-    "Too many requests",
-    {
+  const violated = decision.details.buckets
+    .filter((bucket) => !bucket.allowed)
+    .map((bucket) => policyName(operation, bucket.limit));
+  return {
+    status: 429,
+    body: {
+      type: QUOTA_EXCEEDED,
+      title: "Too many requests",
+      status: 429,
       detail: `Rate limit of the ${customer.planSlug} plan reached for ${operation}s.`,
+      "violated-policies": violated,
       retryAfterSeconds: Number(headers["Retry-After"]),
     },
     headers,
-  );
+  };
 }

@@ -1,5 +1,5 @@
 import { type Limit, limit } from "@/lib/limiter";
-import type { CustomerStatus, LimitRow, Operation } from "@/lib/vocabulary";
+import type { CustomerStatus, LimitRow, Operation, ServiceTokenScope } from "@/lib/vocabulary";
 
 /**
  * OverridePolicy replaces a plan's limits for one operation, enforced and dry-run alike, until
@@ -18,12 +18,15 @@ export interface CustomerPolicy {
   status: CustomerStatus;
   planId: number;
   planSlug: string;
+  planName: string;
   /** bucketKeys keep read and write buckets apart even when their limits are equal. */
   bucketKeys: Record<Operation, string>;
   planLimits: Record<Operation, Limit[]>;
   /** planDryRun are the plan's dry-run limits: evaluated and counted, never refusing. */
   planDryRun: Record<Operation, Limit[]>;
   overrides: Partial<Record<Operation, OverridePolicy>>;
+  /** apiKeyHash is the hash of the customer's current API key (never the key). */
+  apiKeyHash: string;
 }
 
 /** PolicyRows are the stored rows a snapshot is built from. */
@@ -31,6 +34,7 @@ export interface PolicyRows {
   plans: {
     id: number;
     slug: string;
+    name: string;
     limits: LimitRow[];
   }[];
   customers: {
@@ -48,12 +52,30 @@ export interface PolicyRows {
     dryRun: boolean;
     expiresAt: number | null;
   }[];
+  /** serviceTokens are the tokens that are not revoked. */
+  serviceTokens: {
+    id: number;
+    name: string;
+    tokenHash: string;
+    scopes: ServiceTokenScope[];
+  }[];
 }
 
-/** PolicySnapshot indexes customers by API-key hash and by id; it is immutable once built. */
+/** ServiceTokenPolicy is what the decision API needs to know about a service token, in memory. */
+export interface ServiceTokenPolicy {
+  id: number;
+  name: string;
+  scopes: ReadonlySet<ServiceTokenScope>;
+}
+
+/**
+ * PolicySnapshot indexes customers by API-key hash and by id, and the live service tokens by
+ * hash; it is immutable once built.
+ */
 export interface PolicySnapshot {
   byKeyHash: ReadonlyMap<string, CustomerPolicy>;
   byId: ReadonlyMap<number, CustomerPolicy>;
+  serviceTokens: ReadonlyMap<string, ServiceTokenPolicy>;
   builtAt: number;
 }
 
@@ -100,7 +122,7 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
       for (const row of plan.limits) {
         (row.dryRun ? dryRun : limits)[row.operation].push(limit(row.count, row.periodMs));
       }
-      return [plan.id, { slug: plan.slug, limits, dryRun }] as const;
+      return [plan.id, { slug: plan.slug, name: plan.name, limits, dryRun }] as const;
     }),
   );
   const byId = new Map<number, CustomerPolicy>();
@@ -120,13 +142,55 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
       status: row.status,
       planId: row.planId,
       planSlug: plan.slug,
+      planName: plan.name,
       bucketKeys: { read: bucketKey(row.id, "read"), write: bucketKey(row.id, "write") },
       planLimits: plan.limits,
       planDryRun: plan.dryRun,
       overrides,
+      apiKeyHash: row.apiKeyHash,
     };
     byId.set(row.id, customer);
     byKeyHash.set(row.apiKeyHash, customer);
   }
-  return { byKeyHash, byId, builtAt };
+  const serviceTokens = new Map<string, ServiceTokenPolicy>();
+  for (const token of rows.serviceTokens) {
+    serviceTokens.set(token.tokenHash, {
+      id: token.id,
+      name: token.name,
+      scopes: new Set(token.scopes),
+    });
+  }
+  return { byKeyHash, byId, serviceTokens, builtAt };
+}
+
+/** limitIds names a list of limits by their ids, in order: "5/1000,100/60000". */
+function limitIds(limits: readonly Limit[]): string {
+  return limits.map((l) => l.id).join(",");
+}
+
+/** policyFingerprint is everything of a customer's policy that a decision or its key depends on. */
+function policyFingerprint(customer: CustomerPolicy): string {
+  const parts: string[] = [customer.status, String(customer.planId), customer.apiKeyHash];
+  for (const operation of Object.keys(customer.planLimits).sort() as Operation[]) {
+    const override = customer.overrides[operation];
+    parts.push(
+      `${operation}=${limitIds(customer.planLimits[operation])}`,
+      override ? `${limitIds(override.limits)}@${override.expiresAt ?? "never"}` : "-",
+    );
+  }
+  return parts.join("|");
+}
+
+/**
+ * changedCustomers lists the ids of the customers whose policy differs between two snapshots:
+ * added, removed, or with another status, plan, limits, override or API key.
+ */
+export function changedCustomers(before: PolicySnapshot, after: PolicySnapshot): number[] {
+  const changed: number[] = [];
+  for (const [id, customer] of after.byId) {
+    const was = before.byId.get(id);
+    if (!was || policyFingerprint(was) !== policyFingerprint(customer)) changed.push(id);
+  }
+  for (const id of before.byId.keys()) if (!after.byId.has(id)) changed.push(id);
+  return changed;
 }

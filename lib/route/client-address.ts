@@ -23,16 +23,27 @@ export function resolveClientAddress(
   forwardedFor: string | string[] | undefined,
   trustProxy: TrustProxy,
 ): string {
-  const peer = normalizeAddress(socketAddress);
-  if (trustProxy <= 0 || forwardedFor === undefined) return peer;
-  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor)
+  const forwarded = trustedForwardedValue(forwardedFor, trustProxy);
+  return normalizeAddress(forwarded ?? socketAddress);
+}
+
+/**
+ * trustedForwardedValue reads a list header that each proxy appends to (X-Forwarded-For,
+ * X-Forwarded-Host) behind `trustProxy` proxies: the entry the outermost trusted proxy wrote,
+ * the N-th from the right (or the leftmost of a shorter list), never one further left, which
+ * anyone can write. Undefined when no proxy is trusted or the header is absent or empty.
+ */
+export function trustedForwardedValue(
+  header: string | string[] | undefined,
+  trustProxy: TrustProxy,
+): string | undefined {
+  if (trustProxy <= 0 || header === undefined) return undefined;
+  const hops = (Array.isArray(header) ? header.join(",") : header)
     .split(",")
     .map((entry) => entry.trim())
     .filter((entry) => entry.length > 0);
-  if (hops.length === 0) return peer;
-  // The socket's peer is the innermost proxy; it appended the address it saw last.
-  const index = Math.max(0, hops.length - trustProxy);
-  return normalizeAddress(hops[index]);
+  // The socket's peer is the innermost proxy; it appended what it saw last.
+  return hops[Math.max(0, hops.length - trustProxy)];
 }
 
 /** normalizeAddress drops IPv4-mapped IPv6 prefixes so one client has one address. */

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { parseBody, problem } from "@/lib/http";
+import { notFound, parseBody, parseQuery } from "@/lib/http";
 import { bearerToken } from "@/lib/policy/api-key";
 import { decide, identify } from "@/lib/policy/decide";
 import { rateLimitHeaders } from "@/lib/policy/headers";
@@ -8,67 +8,121 @@ import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import { getRuntime, type Runtime } from "@/lib/runtime";
 import { operationOf } from "@/lib/vocabulary";
 import { answer, withHeaders } from "./answer";
+import { guarded, internalError } from "./guarded";
 
 /** ProtectedContext is what a protected handler receives once the request is admitted. */
-export interface ProtectedContext<B, P> {
+export interface ProtectedContext<B, P, Q = undefined> {
   request: Request;
   customer: CustomerPolicy;
   body: B;
+  query: Q;
   params: P;
   runtime: Runtime;
 }
 
-/** ProtectOptions: a body schema (validated before deciding) and a cost derived from the body. */
-export interface ProtectOptions<S extends z.ZodType | undefined> {
+/**
+ * ProtectOptions: schemas for the path parameters, the query and the body (all validated before
+ * deciding) and a cost derived from the body.
+ */
+export interface ProtectOptions<
+  S extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  R extends z.ZodType | undefined,
+> {
   body?: S;
-  cost?: (body: S extends z.ZodType ? z.infer<S> : undefined) => number;
+  query?: Q;
+  params?: R;
+  cost?: (body: Parsed<S>) => number;
 }
 
-type Body<S> = S extends z.ZodType ? z.infer<S> : undefined;
+type Parsed<S> = S extends z.ZodType ? z.infer<S> : undefined;
+type Params<R> = R extends z.ZodType ? z.infer<R> : Record<string, never>;
+
+/** parseInput validates the path parameters, the query, then the body: the first refusal, or the values. */
+async function parseInput<
+  S extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  R extends z.ZodType | undefined,
+>(
+  request: Request,
+  route: { params: Promise<unknown> } | undefined,
+  options: ProtectOptions<S, Q, R>,
+): Promise<
+  | { ok: true; body: Parsed<S>; query: Parsed<Q>; params: Params<R> }
+  | { ok: false; response: Response }
+> {
+  let params = {} as Params<R>;
+  if (options.params) {
+    // A path that names nothing is a 404, decided before any token is taken.
+    const parsed = options.params.safeParse(route ? await route.params : {});
+    if (!parsed.success) return { ok: false, response: notFound() };
+    params = parsed.data as Params<R>;
+  }
+  let query = undefined as Parsed<Q>;
+  if (options.query) {
+    const parsed = parseQuery(request, options.query);
+    if (!parsed.ok) return parsed;
+    query = parsed.data as Parsed<Q>;
+  }
+  let body = undefined as Parsed<S>;
+  if (options.body) {
+    const parsed = await parseBody(request, options.body);
+    if (!parsed.ok) return parsed;
+    body = parsed.data as Parsed<S>;
+  }
+  return { ok: true, body, query, params };
+}
 
 /**
  * protect wraps a route handler with the customer's rate limit: it authenticates the Bearer key
  * against the policy snapshot (401 missing or unknown, 403 suspended: neither consumes), validates
- * the body (400 with field errors: consumes nothing), then decides through the app's one decision
- * path (`decide`) for the method's operation, `cost` tokens (default 1), all or nothing. Every
- * answer after authentication carries the RateLimit fields; refusals are `refusalOf`'s.
+ * the path parameters (404 when they name nothing), the query and the body (400 with field
+ * errors); none of these refusals consumes. It then decides through the
+ * app's one decision path (`decide`) for the method's operation, `cost` tokens (default 1), all
+ * or nothing. Every answer after authentication carries the RateLimit fields; refusals are
+ * `refusalOf`'s; an unexpected failure is a 500 problem with the cause logged.
  */
-export function protect<S extends z.ZodType | undefined = undefined, P = Record<string, never>>(
-  options: ProtectOptions<S>,
-  handler: (ctx: ProtectedContext<Body<S>, P>) => Response | Promise<Response>,
+export function protect<
+  S extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  R extends z.ZodType | undefined = undefined,
+>(
+  options: ProtectOptions<S, Q, R>,
+  handler: (ctx: ProtectedContext<Parsed<S>, Params<R>, Parsed<Q>>) => Response | Promise<Response>,
 ) {
-  return async (request: Request, route?: { params: Promise<P> }): Promise<Response> => {
-    const runtime = getRuntime();
-    const token = bearerToken(request.headers.get("authorization"));
-    if (!token) return answer(missingKey());
-    const identity = identify(runtime.policy.snapshot, token);
-    if (!identity.ok) return answer(identityRefusal(identity.reason));
-    const { customer } = identity;
+  return guarded(
+    async (request: Request, route?: { params: Promise<unknown> }): Promise<Response> => {
+      const runtime = getRuntime();
+      const token = bearerToken(request.headers.get("authorization"));
+      if (!token) return answer(missingKey());
+      const identity = identify(runtime.policy.snapshot, token);
+      if (!identity.ok) return answer(identityRefusal(identity.reason));
+      const { customer } = identity;
 
-    const operation = operationOf(request.method);
-    let body = undefined as Body<S>;
-    if (options.body) {
-      const parsed = await parseBody(request, options.body);
-      if (!parsed.ok) {
-        const input = { customer, operation, now: runtime.clock.now() };
-        const peeked = await runtime.decisions.peek(input);
-        return withHeaders(parsed.response, rateLimitHeaders(operation, peeked.details));
+      const operation = operationOf(request.method);
+      const input = await parseInput(request, route, options);
+      if (!input.ok) {
+        const peeked = await runtime.decisions.peek({
+          customer,
+          operation,
+          now: runtime.clock.now(),
+        });
+        return withHeaders(input.response, rateLimitHeaders(operation, peeked.details));
       }
-      body = parsed.data as Body<S>;
-    }
-    const cost = options.cost ? options.cost(body as never) : 1;
-    const verdict = await decide(runtime, customer, operation, cost);
-    const refused = refusalOf(verdict);
-    if (refused) return answer(refused);
-    const params = (route ? await route.params : {}) as P;
-    try {
-      return withHeaders(
-        await handler({ request, customer, body, params, runtime }),
-        verdict.headers,
-      );
-    } catch (cause) {
-      runtime.log.error(`${request.method} ${new URL(request.url).pathname} failed`, cause);
-      return problem(500, "Internal error", {}, verdict.headers);
-    }
-  };
+      const { body, query, params } = input;
+      const cost = options.cost ? options.cost(body) : 1;
+      const verdict = await decide(runtime, customer, operation, cost);
+      const refused = refusalOf(verdict);
+      if (refused) return answer(refused);
+      try {
+        return withHeaders(
+          await handler({ request, customer, body, query, params, runtime }),
+          verdict.headers,
+        );
+      } catch (cause) {
+        // The decision was made: the 500 still tells the client where its limits stand.
+        return internalError(request, cause, verdict.headers);
+      }
+    },
+  );
 }

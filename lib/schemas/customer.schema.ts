@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { CUSTOMER_STATUSES, OPERATIONS } from "@/lib/vocabulary";
 import { overrideLimitsSchema } from "./limit.schema";
+import { plainText } from "./text.schema";
 
-const name = z
-  .string()
-  .trim()
-  .min(1, "Name is required")
-  .max(80, "Name must be at most 80 characters");
+const name = plainText(
+  z.string().trim().min(1, "Name is required").max(80, "Name must be at most 80 characters"),
+);
 const planId = z.number({ error: "Choose a plan" }).int().positive("Choose a plan");
 
 /** customerCreateSchema is the body that creates a customer (its API key is generated). */

@@ -1,10 +1,10 @@
 import { z } from "zod";
+import { idParamSchema } from "./params.schema";
+import { plainText } from "./text.schema";
 
-const name = z
-  .string()
-  .trim()
-  .min(1, "Name is required")
-  .max(200, "Name must be at most 200 characters");
+const name = plainText(
+  z.string().trim().min(1, "Name is required").max(200, "Name must be at most 200 characters"),
+);
 const quantity = z
   .number()
   .int("Quantity must be a whole number")
@@ -27,6 +27,9 @@ export const MAX_BULK_ITEMS = 1_000;
 export const itemBulkCreateSchema = z
   .object({ items: z.array(itemCreateSchema).min(1, "Add at least one item").max(MAX_BULK_ITEMS) })
   .strict();
+
+/** itemParamsSchema is the path of one item, `/api/v1/items/:id`. */
+export const itemParamsSchema = z.object({ id: idParamSchema });
 
 /** ItemCreate is a validated new item. */
 export type ItemCreate = z.infer<typeof itemCreateSchema>;

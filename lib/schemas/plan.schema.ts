@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { limitRowsSchema } from "./limit.schema";
+import { searchParam } from "./list.schema";
+import { plainText } from "./text.schema";
 
 const slug = z
   .string()
@@ -7,12 +9,13 @@ const slug = z
   .min(1, "Slug is required")
   .max(40, "Slug must be at most 40 characters")
   .regex(/^[a-z0-9][a-z0-9-]*$/, "Use lowercase letters, digits and dashes");
-const name = z
-  .string()
-  .trim()
-  .min(1, "Name is required")
-  .max(80, "Name must be at most 80 characters");
-const description = z.string().trim().max(500, "Description must be at most 500 characters");
+const name = plainText(
+  z.string().trim().min(1, "Name is required").max(80, "Name must be at most 80 characters"),
+);
+const description = plainText(
+  z.string().trim().max(500, "Description must be at most 500 characters"),
+  "block",
+);
 
 /** planCreateSchema is the body that creates a plan with its limits. */
 export const planCreateSchema = z
@@ -34,3 +37,6 @@ export const planUpdateSchema = z
 export type PlanCreate = z.infer<typeof planCreateSchema>;
 /** PlanUpdate is a validated plan edit. */
 export type PlanUpdate = z.infer<typeof planUpdateSchema>;
+
+/** plansQuerySchema is the plans page's URL: `q` narrows the list by name or slug. */
+export const plansQuerySchema = z.object({ q: searchParam.optional() }).strict();

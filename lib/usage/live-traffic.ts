@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 import type { Operation } from "@/lib/vocabulary";
 import { MINUTE_MS, SECOND_MS } from "./time";
@@ -21,6 +21,20 @@ export interface LiveTraffic {
     now: number,
     seconds: number,
   ): Promise<{ totals: Map<number, TrafficTotals>; scope: LiveScope }>;
+  /** totalsOf returns `totals` for the given customers only, zero for those without traffic. */
+  totalsOf(
+    now: number,
+    seconds: number,
+    customerIds: readonly number[],
+  ): Promise<{ totals: Map<number, TrafficTotals>; scope: LiveScope }>;
+}
+
+/** pick keeps the totals of the given customers, zero for those without any. */
+function pick(
+  totals: Map<number, TrafficTotals>,
+  customerIds: readonly number[],
+): Map<number, TrafficTotals> {
+  return new Map(customerIds.map((id) => [id, totals.get(id) ?? { allowed: 0, denied: 0 }]));
 }
 
 /** LocalLiveTraffic is this instance's traffic log: the whole picture without Redis. */
@@ -33,6 +47,10 @@ export class LocalLiveTraffic implements LiveTraffic {
 
   async totals(now: number, seconds: number) {
     return { totals: this.log.totals(now, seconds), scope: "instance" as const };
+  }
+
+  async totalsOf(now: number, seconds: number, customerIds: readonly number[]) {
+    return { totals: this.log.totalsOf(now, seconds, customerIds), scope: "instance" as const };
   }
 }
 
@@ -53,7 +71,7 @@ export class RedisLiveTraffic implements LiveTraffic {
   private pushedThrough: number | undefined;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly local: TrafficLog,
     private readonly timeoutMs: number,
@@ -150,5 +168,10 @@ export class RedisLiveTraffic implements LiveTraffic {
       this.log.warn(`Live totals read from Redis failed (${String(error)}): this instance's own.`);
       return { totals: this.local.totals(now, seconds), scope: "instance" as const };
     }
+  }
+
+  async totalsOf(now: number, seconds: number, customerIds: readonly number[]) {
+    const { totals, scope } = await this.totals(now, seconds);
+    return { totals: pick(totals, customerIds), scope };
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 import type { UsageBatch } from "./batch";
 import { batchOfHash } from "./redis-codec";
@@ -17,7 +17,7 @@ export interface ClaimedMinute {
 
 /** RedisClaimerOptions configure how an instance with the database claims the fleet's minutes. */
 export interface RedisClaimerOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** prefix starts every key ("rk" by default): the keys are "<prefix>:{usage}:…". */
   prefix: string;
   /** timeoutMs bounds each round trip to Redis. */
@@ -36,7 +36,7 @@ export interface RedisClaimerOptions {
  * and SQLite's record of written claims keeps a claim from counting twice.
  */
 export class RedisUsageClaimer {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly base: string;
   private readonly timeoutMs: number;
   private readonly log: Logger;

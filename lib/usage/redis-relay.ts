@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 import { mergeBatches, type UsageBatch } from "./batch";
 import { batchOfHash, incrementsOf } from "./redis-codec";
@@ -9,7 +9,7 @@ import { withTimeout } from "./with-timeout";
 
 /** RedisRelayOptions configure how an instance shares its usage counts through Redis. */
 export interface RedisRelayOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** prefix starts every key ("rk" by default): the keys are "<prefix>:{usage}:…". */
   prefix: string;
   /** timeoutMs bounds each round trip to Redis. */
@@ -64,7 +64,7 @@ export interface PushResult {
  *
  */
 export class RedisUsageRelay {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly base: string;
   private readonly timeoutMs: number;
   private readonly log: Logger;

@@ -1,4 +1,4 @@
-import type { Operation } from "@/lib/vocabulary";
+import { OPERATIONS, type Operation } from "@/lib/vocabulary";
 
 /** TrafficPoint is one second of decisions: `t` is the second's start (ms since the epoch). */
 export interface TrafficPoint {
@@ -119,6 +119,36 @@ export class TrafficLog {
       total.allowed += allowed;
       total.denied += denied;
       result.set(s.customerId, total);
+    }
+    return result;
+  }
+
+  /**
+   * totalsOf returns allowed and denied counts over the last `seconds` seconds for the given
+   * customers only (zero for those with no traffic): the cost of a page, not of every customer.
+   */
+  totalsOf(
+    now: number,
+    seconds: number,
+    customerIds: readonly number[],
+  ): Map<number, TrafficTotals> {
+    const last = Math.floor(now / 1000);
+    const first = last - Math.min(seconds, this.windowSeconds) + 1;
+    const result = new Map<number, TrafficTotals>();
+    for (const customerId of customerIds) {
+      const total = { allowed: 0, denied: 0 };
+      for (const operation of OPERATIONS) {
+        const s = this.series.get(seriesId(customerId, operation));
+        if (!s) continue;
+        for (let slot = 0; slot < this.windowSeconds; slot++) {
+          const sec = s.seconds[slot] as number;
+          if (sec >= first && sec <= last) {
+            total.allowed += s.allowed[slot] as number;
+            total.denied += s.denied[slot] as number;
+          }
+        }
+      }
+      result.set(customerId, total);
     }
     return result;
   }

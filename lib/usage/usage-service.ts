@@ -1,6 +1,6 @@
-import type { Redis } from "ioredis";
 import type { Db } from "@/db/client";
 import type { Clock } from "@/lib/limiter";
+import type { RedisClient } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 import type { Metrics } from "@/lib/metrics";
 import type { LimitShape, LimitSource, Operation, UsageOutcome } from "@/lib/vocabulary";
@@ -41,7 +41,7 @@ export interface UsageServiceOptions {
   /** db, when set, receives the rollups: a full instance. An edge has none and only pushes. */
   db?: Db;
   /** redis, when set, carries the counts of every instance (see RedisUsageRelay). */
-  redis?: { client: Redis; prefix: string; timeoutMs: number };
+  redis?: { client: RedisClient; prefix: string; timeoutMs: number };
 }
 
 /** MAX_RETRY_ROWS bounds the rows kept in memory while SQLite refuses them. */

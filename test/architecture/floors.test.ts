@@ -9,6 +9,7 @@ const FLOORS: [prefix: string, floor: number][] = [
   ["server/", 5],
   ["app/", 5],
   ["lib/route/", 4],
+  ["lib/data-plane/", 4],
   ["lib/runtime.ts", 3],
   ["lib/admin/", 2],
   ["lib/policy/", 2],

@@ -11,8 +11,26 @@ describe("parseEnv", () => {
       REDIS_TIMEOUT_MS: 200,
       REDIS_READS_ON_FAILURE: "open",
       REDIS_WRITES_ON_FAILURE: "closed",
+      REDIS_DENY_CACHE: "on",
+      REDIS_DENY_CACHE_SIZE: 10_000,
     });
+    expect(env.REDIS_CLUSTER_NODES).toBeUndefined();
     expect(parseEnv({ REDIS_URL: "" }).REDIS_URL).toBeUndefined();
+    expect(parseEnv({ REDIS_CLUSTER_NODES: "" }).REDIS_CLUSTER_NODES).toBeUndefined();
+  });
+
+  it("reads a Redis Cluster's nodes and the deny cache's settings", () => {
+    expect(
+      parseEnv({
+        REDIS_CLUSTER_NODES: "redis://10.0.0.1:7000, rediss://user:secret@10.0.0.2:7001",
+        REDIS_DENY_CACHE: "off",
+        REDIS_DENY_CACHE_SIZE: "500",
+      }),
+    ).toMatchObject({
+      REDIS_CLUSTER_NODES: ["redis://10.0.0.1:7000", "rediss://user:secret@10.0.0.2:7001"],
+      REDIS_DENY_CACHE: "off",
+      REDIS_DENY_CACHE_SIZE: 500,
+    });
   });
 
   it("defaults the usage rollups to a 5 s flush, 7 days of minutes and 90 days of hours", () => {
@@ -78,6 +96,63 @@ describe("parseEnv", () => {
       { USAGE_MINUTE_RETENTION_DAYS: "30", USAGE_HOUR_RETENTION_DAYS: "14" },
       "USAGE_HOUR_RETENTION_DAYS: USAGE_HOUR_RETENTION_DAYS must be at least USAGE_MINUTE_RETENTION_DAYS",
     ],
+    [
+      { REDIS_CLUSTER_NODES: "10.0.0.1:7000" },
+      'REDIS_CLUSTER_NODES: REDIS_CLUSTER_NODES must be redis:// or rediss:// URLs separated by commas, got "10.0.0.1:7000"',
+    ],
+    [{ REDIS_CLUSTER_NODES: " , " }, "REDIS_CLUSTER_NODES must name at least one node"],
+    [
+      { REDIS_URL: "redis://cache:6379", REDIS_CLUSTER_NODES: "redis://node:7000" },
+      "REDIS_CLUSTER_NODES: set REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster), not both",
+    ],
+    [{ REDIS_DENY_CACHE: "yes" }, "REDIS_DENY_CACHE: REDIS_DENY_CACHE must be on or off"],
+    [
+      { REDIS_DENY_CACHE_SIZE: "0" },
+      "REDIS_DENY_CACHE_SIZE: REDIS_DENY_CACHE_SIZE must be positive",
+    ],
+    [
+      { REDIS_DENY_CACHE_SIZE: "2.5" },
+      "REDIS_DENY_CACHE_SIZE: REDIS_DENY_CACHE_SIZE must be a whole",
+    ],
+  ])("refuses %o, naming the variable", (source, message) => {
+    expect(() => parseEnv(source)).toThrow(message);
+  });
+});
+
+describe("parseEnv: the gateway", () => {
+  it("is off by default, with a 30 s timeout and a 10 MiB body limit", () => {
+    const env = parseEnv({});
+    expect(env.GATEWAY_UPSTREAM).toBeUndefined();
+    expect(env.GATEWAY_TIMEOUT_MS).toBe(30_000);
+    expect(env.GATEWAY_MAX_BODY).toBe(10_485_760);
+    expect(parseEnv({ GATEWAY_UPSTREAM: "" }).GATEWAY_UPSTREAM).toBeUndefined();
+  });
+
+  it("reads the upstream (a trailing slash dropped), the timeout and the body limit", () => {
+    expect(
+      parseEnv({
+        GATEWAY_UPSTREAM: "http://api.internal:8080/v2/",
+        GATEWAY_TIMEOUT_MS: "2500",
+        GATEWAY_MAX_BODY: "1048576",
+      }),
+    ).toMatchObject({
+      GATEWAY_UPSTREAM: "http://api.internal:8080/v2",
+      GATEWAY_TIMEOUT_MS: 2_500,
+      GATEWAY_MAX_BODY: 1_048_576,
+    });
+    expect(parseEnv({ GATEWAY_UPSTREAM: "https://10.0.0.5" }).GATEWAY_UPSTREAM).toBe(
+      "https://10.0.0.5",
+    );
+  });
+
+  it.each([
+    [{ GATEWAY_UPSTREAM: "ftp://files:21" }, "GATEWAY_UPSTREAM: GATEWAY_UPSTREAM must be an http"],
+    [{ GATEWAY_UPSTREAM: "http://api:80/?q=1" }, "GATEWAY_UPSTREAM:"],
+    [{ GATEWAY_UPSTREAM: "api.internal:8080" }, "GATEWAY_UPSTREAM:"],
+    [{ GATEWAY_TIMEOUT_MS: "0" }, "GATEWAY_TIMEOUT_MS: GATEWAY_TIMEOUT_MS must be positive"],
+    [{ GATEWAY_TIMEOUT_MS: "soon" }, "GATEWAY_TIMEOUT_MS:"],
+    [{ GATEWAY_MAX_BODY: "-1" }, "GATEWAY_MAX_BODY: GATEWAY_MAX_BODY must be 0 or more"],
+    [{ GATEWAY_MAX_BODY: "10MB" }, "GATEWAY_MAX_BODY:"],
   ])("refuses %o, naming the variable", (source, message) => {
     expect(() => parseEnv(source)).toThrow(message);
   });

@@ -1,4 +1,4 @@
-import type { Cluster } from "ioredis";
+import { Cluster } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limit } from "@/lib/limiter";
 import { combineRedis, RedisLimiter } from "@/lib/limiter-redis";
@@ -58,6 +58,26 @@ describe("RedisLimiter on a Redis Cluster of three primaries", () => {
       prefix: "elsewhere",
     });
     await expect(combineRedis(perMinute, byPrefix).allow("k")).rejects.toThrow(/CROSSSLOT/);
+  });
+
+  it("decides through a Cluster client that auto-pipelines its commands", async () => {
+    // Regression: a script sent with ioredis's generic call() lost its command name when the
+    // Cluster client auto-pipelined ("ERR unknown command '<sha>'").
+    const pipelined = new Cluster(
+      cluster.servers.map((server) => ({ host: "127.0.0.1", port: server.port })),
+      { enableAutoPipelining: true },
+    );
+    try {
+      const limiter = new RedisLimiter(pipelined, (key: string) => key, limit(2, "1h"), {
+        prefix: "pipelined",
+      });
+      const outcomes = await Promise.all(
+        KEYS.flatMap((key) => [limiter.allow(key), limiter.allow(key), limiter.allow(key)]),
+      );
+      expect(outcomes.filter(Boolean)).toHaveLength(2 * KEYS.length);
+    } finally {
+      pipelined.disconnect();
+    }
   });
 
   it("forgets one key's buckets and clears a prefix across the nodes", async () => {

@@ -47,8 +47,11 @@ const DEMO_KEY_LINE = /Demo customer API key \(shown once, stored hashed\): (\S+
 /**
  * createTestRuntime builds a runtime on a fresh SQLite file under the OS's temporary directory,
  * seeded with the demo plans, and makes it the process's runtime so route handlers use it.
+ * With `redisOnTestClock`, its Redis decisions use the fake clock instead of the server's.
  */
-export function createTestRuntime(options: { redis?: RedisOptions } = {}): TestRuntime {
+export function createTestRuntime(
+  options: { redis?: RedisOptions; redisOnTestClock?: boolean } = {},
+): TestRuntime {
   const dir = mkdtempSync(path.join(os.tmpdir(), "ratekeeper-test-"));
   const clock = new FakeClock(START_MS);
   const lines: string[] = [];
@@ -63,7 +66,13 @@ export function createTestRuntime(options: { redis?: RedisOptions } = {}): TestR
     clock,
     adminPassword: "test-password",
     log,
-    redis: options.redis,
+    // With redisOnTestClock, Redis decides at the fake clock's time too (no expiry then).
+    redis:
+      options.redis && options.redisOnTestClock
+        ? { ...options.redis, decisionClock: clock }
+        : options.redis,
+    // Service tokens' last uses are written when a test flushes them, never on a timer.
+    tokenUseFlushIntervalMs: 0,
     // Tests flush, claim and fold by calling them, on the fake clock: no timers run.
     usage: { timers: false },
   });

@@ -23,6 +23,8 @@ function failClosed(real: DecisionStore): DecisionStore {
     decide: (input, n) => unavailable(input, n, 1_000),
     peek: (input, n) => real.peek(input, n),
     forget: (id) => real.forget(id),
+    invalidate: (ids) => real.invalidate(ids),
+    forgetLocal: (id) => real.forgetLocal(id),
     status: () => real.status(),
     ready: () => real.ready(),
     close: () => real.close(),

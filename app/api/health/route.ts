@@ -1,4 +1,5 @@
 import { json } from "@/lib/http";
+import { guarded } from "@/lib/route/guarded";
 import { getRuntime } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
@@ -8,6 +9,4 @@ export const dynamic = "force-dynamic";
  * `redis` with `redis: "up" | "down"` (down since the last call to Redis failed). A load balancer
  * can keep an instance in while Redis is down: the failure policy decides what requests get.
  */
-export function GET(): Response {
-  return json({ status: "ok", ...getRuntime().decisions.status() });
-}
+export const GET = guarded(() => json({ status: "ok", ...getRuntime().decisions.status() }));

@@ -1,3 +1,4 @@
+import { guarded } from "@/lib/route/guarded";
 import { getRuntime } from "@/lib/runtime";
 
 // Counters change on every request: never prerender or cache this route.
@@ -10,9 +11,9 @@ export const dynamic = "force-dynamic";
  * It has no authentication, as is usual for a scrape target: firewall it (or keep it off the
  * public listener) so only the Prometheus server can reach it. Plan slugs are its only labels.
  */
-export async function GET(): Promise<Response> {
+export const GET = guarded(async () => {
   const { registry } = getRuntime().metrics;
   return new Response(await registry.metrics(), {
     headers: { "Content-Type": registry.contentType, "Cache-Control": "no-store" },
   });
-}
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatValue, MAX_VALUE_CHARS, stableJson, summarize } from "@/components/audit/audit-diff";
+import { formatDateTime } from "@/lib/format";
 
 const plan = {
   id: 3,
@@ -77,7 +78,7 @@ describe("formatValue", () => {
 
   it("writes times in local time", () => {
     const at = new Date(2025, 5, 1, 12, 0, 0).getTime();
-    expect(formatValue("expiresAt", at)).toBe(new Date(at).toLocaleString());
+    expect(formatValue("expiresAt", at)).toBe(formatDateTime(at));
     expect(formatValue("count", at)).toBe(String(at));
   });
 

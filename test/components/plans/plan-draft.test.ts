@@ -2,13 +2,13 @@ import { describe, expect, it } from "vitest";
 import {
   draftFromPlan,
   emptyDraft,
+  limitsInWords,
   type PlanDraft,
   sameDraft,
   slugify,
   toBody,
   validateCreate,
   validateUpdate,
-  validLimitsOf,
 } from "@/components/plans/plan-draft";
 import { limitDraft } from "@/components/ui/limit-draft";
 import type { PlanWithLimits } from "@/lib/client/types";
@@ -142,11 +142,24 @@ describe("helpers", () => {
     expect(sameDraft(draftFromPlan(saved), draft({ description: "" }))).toBe(false);
   });
 
-  it("keeps only valid rows of an operation for the preview", () => {
+  it("writes an operation's limits in words, or none as unlimited", () => {
     const d = draft({
-      limits: [limitDraft("read", "0", "1", "s"), limitDraft("read", "3", "1", "m")],
+      limits: [limitDraft("read", "3", "1", "m"), limitDraft("read", "10", "1", "s")],
     });
-    expect(validLimitsOf(d, "read")).toEqual([{ count: 3, periodMs: 60_000 }]);
-    expect(validLimitsOf(d, "write")).toEqual([]);
+    expect(limitsInWords(d, "read")).toBe("10 per second, 3 per minute");
+    expect(limitsInWords(d, "write")).toBe("unlimited");
+  });
+
+  // Regression: with its only read limit invalid (count 0), the preview read "unlimited".
+  it("never calls an operation unlimited while one of its rows is invalid", () => {
+    const d = draft({
+      limits: [limitDraft("write", "5", "1", "s"), limitDraft("read", "0", "1", "s")],
+    });
+    expect(limitsInWords(d, "read")).toBe("not valid yet: fix limit 2");
+    expect(limitsInWords(d, "write")).toBe("5 per second");
+    const blank = draft({ limits: [limitDraft("read", "", "1", "m")] });
+    expect(limitsInWords(blank, "read")).toBe("not valid yet: fix limit 1");
+    const tooLong = draft({ limits: [limitDraft("read", "3", "31", "d")] });
+    expect(limitsInWords(tooLong, "read")).toBe("not valid yet: fix limit 1");
   });
 });

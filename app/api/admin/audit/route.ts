@@ -1,12 +1,14 @@
-import { listAudit } from "@/db/queries/audit";
-import { json, parseId } from "@/lib/http";
+import { listAuditPage } from "@/lib/admin/audit-list";
+import { json, parseQuery } from "@/lib/http";
 import { withOperator } from "@/lib/route/operator";
+import { auditListQuerySchema } from "@/lib/schemas/audit-list.schema";
 
-/** GET /api/admin/audit?limit=&before= lists operator changes, newest first. */
+/**
+ * GET /api/admin/audit?action=&actor=&customer=&from=&to=&after=&before=&limit= lists one page
+ * of operator changes, newest first, with the cursors around it and the total matched.
+ */
 export const GET = withOperator(({ request, runtime }) => {
-  const url = new URL(request.url);
-  const limit = Math.min(Math.max(Number(url.searchParams.get("limit")) || 50, 1), 200);
-  const before = parseId(url.searchParams.get("before") ?? undefined) ?? undefined;
-  const entries = listAudit(runtime.db, { limit, beforeId: before });
-  return json({ entries, next: entries.length === limit ? (entries.at(-1)?.id ?? null) : null });
+  const query = parseQuery(request, auditListQuerySchema);
+  if (!query.ok) return query.response;
+  return json(listAuditPage(runtime.db, query.data));
 });

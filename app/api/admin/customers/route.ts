@@ -1,21 +1,21 @@
-import { listCustomers } from "@/db/queries/customers";
+import { listCustomerPage } from "@/lib/admin/customer-list";
 import { createCustomer } from "@/lib/admin/customers";
 import { respond } from "@/lib/admin/respond";
-import { json, parseBody } from "@/lib/http";
+import { json, parseBody, parseQuery } from "@/lib/http";
 import { withOperator } from "@/lib/route/operator";
 import { customerCreateSchema } from "@/lib/schemas/customer.schema";
+import { customerListQuerySchema } from "@/lib/schemas/customer-list.schema";
 
 /**
- * GET /api/admin/customers lists customers with their traffic over the last 5 minutes (the
- * whole fleet's with Redis).
+ * GET /api/admin/customers?q=&plan=&status=&sort=&after=&before=&limit= lists one page of
+ * customers with their traffic over the last 5 minutes (the whole fleet's with Redis), the
+ * cursors around it and the total.
  */
-export const GET = withOperator(async ({ runtime }) => {
-  const { totals } = await runtime.usage.live.totals(runtime.clock.now(), 300);
-  const customers = listCustomers(runtime.db).map((c) => ({
-    ...c,
-    traffic: totals.get(c.id) ?? { allowed: 0, denied: 0 },
-  }));
-  return json({ customers });
+export const GET = withOperator(async ({ request, runtime }) => {
+  const query = parseQuery(request, customerListQuerySchema);
+  if (!query.ok) return query.response;
+  const { db, clock } = runtime;
+  return json(await listCustomerPage({ db, clock, live: runtime.usage.live }, query.data));
 });
 
 /** POST /api/admin/customers creates a customer; the response shows its API key, once. */

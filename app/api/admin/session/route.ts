@@ -1,7 +1,9 @@
 import { SESSION_COOKIE } from "@/lib/auth/operator";
 import { json, parseBody, problem } from "@/lib/http";
 import { clientAddressOf } from "@/lib/route/client-address";
-import { cookieValue } from "@/lib/route/operator";
+import { guarded } from "@/lib/route/guarded";
+import { cookieValue, sessionActor } from "@/lib/route/operator";
+import { writeRefusal } from "@/lib/route/write-guard";
 import { getRuntime } from "@/lib/runtime";
 import { loginSchema } from "@/lib/schemas/session.schema";
 
@@ -11,17 +13,20 @@ function sessionCookie(request: Request, value: string, maxAgeSeconds: number): 
 }
 
 /** GET /api/admin/session tells whether the caller is signed in. */
-export function GET(request: Request): Response {
-  const actor = getRuntime().auth.actorOf(cookieValue(request, SESSION_COOKIE));
+export const GET = guarded((request: Request): Response => {
+  const actor = sessionActor(request);
   return actor ? json({ actor }) : problem(401, "Not signed in");
-}
+});
 
 /**
- * POST /api/admin/session signs the operator in with the admin password. Failed attempts are
- * limited to 10 a minute per client address (the socket's, or with TRUST_PROXY the one the
- * trusted proxies saw); successful ones cost nothing.
+ * POST /api/admin/session signs the operator in with the admin password. It passes the admin
+ * write guard first (403 from another site, 415 unless JSON). Failed attempts are limited to 10
+ * a minute per client address (the socket's, or with TRUST_PROXY the one the trusted proxies
+ * saw); successful ones cost nothing.
  */
-export async function POST(request: Request): Promise<Response> {
+export const POST = guarded(async (request: Request): Promise<Response> => {
+  const refused = writeRefusal(request);
+  if (refused) return refused;
   const runtime = getRuntime();
   const address = clientAddressOf(request);
   const guard = runtime.loginLimiter.peekWithDetails(address);
@@ -41,14 +46,16 @@ export async function POST(request: Request): Promise<Response> {
     { actor: "admin", expiresAt: session.expiresAt },
     { headers: { "Set-Cookie": sessionCookie(request, session.token, maxAge) } },
   );
-}
+});
 
-/** DELETE /api/admin/session signs the operator out. */
-export function DELETE(request: Request): Response {
+/** DELETE /api/admin/session signs the operator out (after the same write guard as sign-in). */
+export const DELETE = guarded((request: Request): Response => {
+  const refused = writeRefusal(request);
+  if (refused) return refused;
   const token = cookieValue(request, SESSION_COOKIE);
   if (token) getRuntime().auth.logout(token);
   return new Response(null, {
     status: 204,
     headers: { "Set-Cookie": sessionCookie(request, "", 0) },
   });
-}
+});

@@ -1,19 +1,19 @@
 import { json, parseQuery } from "@/lib/http";
 import { withOperator } from "@/lib/route/operator";
-import { trafficQuerySchema } from "@/lib/schemas/traffic.schema";
+import { trafficQuerySchema } from "@/lib/schemas/query.schema";
 
 export const dynamic = "force-dynamic";
 
 /**
  * GET /api/admin/traffic?seconds=&customerId=&operation= returns allowed and denied decisions per
- * second for the last `seconds` (300 by default and at most), and per-customer totals over the
- * same span. With Redis they are the whole fleet's (`scope: "fleet"`, a second behind the
- * present); otherwise, or while Redis cannot be read, this instance's (`scope: "instance"`).
+ * second for the last `seconds` (1 to 300, default 300), and per-customer totals over the same
+ * span. With Redis they are the whole fleet's (`scope: "fleet"`, a second behind the present);
+ * otherwise, or while Redis cannot be read, this instance's (`scope: "instance"`).
  */
 export const GET = withOperator(async ({ request, runtime }) => {
   const query = parseQuery(request, trafficQuerySchema);
   if (!query.ok) return query.response;
-  const { seconds = 300, customerId, operation } = query.data;
+  const { seconds, customerId, operation } = query.data;
   const now = runtime.clock.now();
   const live = runtime.usage.live;
   const [view, sums] = await Promise.all([

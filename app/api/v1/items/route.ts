@@ -2,12 +2,14 @@ import { insertItems, listItems } from "@/db/queries/items";
 import { json } from "@/lib/http";
 import { protect } from "@/lib/route/protect";
 import { itemCreateSchema } from "@/lib/schemas/item.schema";
+import { itemListQuerySchema } from "@/lib/schemas/query.schema";
 
-/** GET /api/v1/items?limit=&after= lists the caller's items (a read). */
-export const GET = protect({}, ({ request, customer, runtime }) => {
-  const url = new URL(request.url);
-  const limit = Math.min(Math.max(Number(url.searchParams.get("limit")) || 50, 1), 500);
-  const after = Number(url.searchParams.get("after")) || undefined;
+/**
+ * GET /api/v1/items?limit=&after= lists the caller's items (a read): `limit` from 1 to 500
+ * (default 50), after the item id `after`. A bad parameter is a 400 that costs nothing.
+ */
+export const GET = protect({ query: itemListQuerySchema }, ({ query, customer, runtime }) => {
+  const { limit, after } = query;
   const items = listItems(runtime.db, customer.id, { limit, afterId: after });
   return json({ items, next: items.length === limit ? items.at(-1)?.id : null });
 });

@@ -70,11 +70,13 @@ describe("items API: rate limits", () => {
     expect(refused.headers.get("Retry-After")).toBe("1");
     expect(refused.headers.get("RateLimit-Policy")).toBe(FREE_READ_POLICY);
     expect(refused.headers.get("RateLimit")).toBe('"read-5-per-1s";r=0;t=1');
+    // The RateLimit draft's problem type, naming the policy that refused (the minute had room).
     expect(await refused.json()).toEqual({
-      type: "about:blank",
+      type: "https://iana.org/assignments/http-problem-types#quota-exceeded",
       title: "Too many requests",
       status: 429,
       detail: "Rate limit of the free plan reached for reads.",
+      "violated-policies": ["read-5-per-1s"],
       retryAfterSeconds: 1,
     });
     // Retry-After is whole seconds, never earlier than the limiter's own retry-after.

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PATCH } from "@/app/api/v1/items/[id]/route";
+import { DELETE, GET as getOne, PATCH } from "@/app/api/v1/items/[id]/route";
 import { POST as createBulk } from "@/app/api/v1/items/bulk/route";
 import { POST } from "@/app/api/v1/items/route";
 import { listItems } from "@/db/queries/items";
@@ -111,5 +111,40 @@ describe("items API: invalid bodies", () => {
     expect((await declared.json()).title).toBe("Body too large");
     expect(listItems(t.runtime.db, customer.id, { limit: 10 })).toEqual([]);
     expect(t.runtime.limiter.size).toBe(0);
+  });
+
+  // Regression: a path id that is not an id ("abc", "1.5", "-1", a NUL) was answered 404 only
+  // after the decision, so it took a token; a bad path, like a bad body, must cost nothing.
+  it("refuses a path id that is not an id with 404 before the decision, taking no token", async () => {
+    const READ_FULL = '"read-20-per-1s";r=20;t=0';
+    for (const id of ["abc", "1.5", "-1", "0", "01", "\u0000", "99999999999999999999"]) {
+      const read = await getOne(api(`/api/v1/items/${id}`, { key: customer.key }), idParams(id));
+      expect(read.status, id).toBe(404);
+      expect(await read.json()).toEqual({ type: "about:blank", title: "Not found", status: 404 });
+      expect(read.headers.get("RateLimit")).toBe(READ_FULL);
+      const edit = await PATCH(
+        api(`/api/v1/items/${id}`, { method: "PATCH", key: customer.key, body: { name: "b" } }),
+        idParams(id),
+      );
+      expect(edit.status, id).toBe(404);
+      expect(edit.headers.get("RateLimit")).toBe(FULL);
+      const del = await DELETE(
+        api(`/api/v1/items/${id}`, { method: "DELETE", key: customer.key }),
+        idParams(id),
+      );
+      expect(del.status, id).toBe(404);
+    }
+    expect(t.runtime.limiter.size).toBe(0);
+  });
+
+  it("still charges a well-formed id that names no item: probing ids is rate-limited too", async () => {
+    const read = await getOne(api("/api/v1/items/999", { key: customer.key }), idParams(999));
+    expect(read.status).toBe(404);
+    expect(await read.json()).toEqual({
+      type: "about:blank",
+      title: "Item not found",
+      status: 404,
+    });
+    expect(read.headers.get("RateLimit")).toBe('"read-20-per-1s";r=19;t=1');
   });
 });

@@ -1,0 +1,11 @@
+import { respond } from "@/lib/admin/respond";
+import { revokeServiceToken } from "@/lib/admin/service-tokens";
+import { notFound, parseId } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
+
+/** DELETE /api/admin/service-tokens/:id revokes a service token: it is refused from the next request on. */
+export const DELETE = withOperator<{ id: string }>(({ params, actor, runtime }) => {
+  const id = parseId(params.id);
+  if (id === null) return notFound("Service token not found");
+  return respond(revokeServiceToken(runtime, actor, id), () => null, 204);
+});

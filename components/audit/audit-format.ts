@@ -1,0 +1,92 @@
+import type { AuditEntry } from "@/lib/client/types";
+import type { AuditAction } from "@/lib/vocabulary";
+import { type AuditSummary, summarize } from "./audit-diff";
+
+/** ACTION_LABELS name each audited action for people, in the log and its filter. */
+export const ACTION_LABELS: Record<AuditAction, string> = {
+  "plan.create": "Plan created",
+  "plan.update": "Plan changed",
+  "plan.delete": "Plan deleted",
+  "plan.promote-dry-run": "Dry run limits promoted",
+  "customer.create": "Customer created",
+  "customer.update": "Customer changed",
+  "customer.suspend": "Customer suspended",
+  "customer.activate": "Customer reactivated",
+  "customer.rotate-key": "Key rotated",
+  "customer.reset-buckets": "Buckets reset",
+  "customer.delete": "Customer deleted",
+  "override.set": "Override set",
+  "override.clear": "Override cleared",
+  "override.promote-dry-run": "Override dry run promoted",
+  "service-token.create": "Service token created",
+  "service-token.revoke": "Service token revoked",
+};
+
+/** actionLabel names an action for people; an action this version does not know keeps its code. */
+export function actionLabel(action: string): string {
+  return ACTION_LABELS[action as AuditAction] ?? action;
+}
+
+/** EntryChange is what an entry did, for the log's Change column. */
+export type EntryChange = AuditSummary | { kind: "note"; text: string };
+
+/**
+ * describeChange says what an entry changed: a reset counts the buckets it cleared (regression:
+ * it read "buckets 4 → 0"), anything else is the field-by-field summary.
+ */
+export function describeChange(
+  entry: Pick<AuditEntry, "action" | "before" | "after">,
+): EntryChange {
+  if (entry.action === "customer.reset-buckets") {
+    const before = entry.before as { buckets?: unknown } | null;
+    const n = typeof before?.buckets === "number" ? before.buckets : 0;
+    return {
+      kind: "note",
+      text:
+        n === 0
+          ? "No bucket was in use: nothing to clear"
+          : `${n} bucket${n === 1 ? "" : "s"} cleared: every limit starts full`,
+    };
+  }
+  return summarize(entry.before, entry.after);
+}
+
+function nameIn(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const name = (value as { name?: unknown }).name;
+  return typeof name === "string" ? name : undefined;
+}
+
+/** EntityView is how the log names an entry's entity: its name, a link while it exists. */
+export interface EntityView {
+  name: string;
+  href?: string;
+  /** gone is true when the entity has been deleted since (its name comes from the entry). */
+  gone: boolean;
+}
+
+/**
+ * entityOf names an entry's customer or plan by its current name (regression: "customer #2"),
+ * or by the name the entry recorded once it is deleted, and links to it while it exists.
+ */
+export function entityOf(
+  entry: Pick<AuditEntry, "entityType" | "entityId" | "entityName" | "before" | "after">,
+): EntityView {
+  const kind = entry.entityType === "plan" ? "plan" : entry.entityType;
+  if (entry.entityName !== null && entry.entityId) {
+    const href =
+      entry.entityType === "plan"
+        ? `/plans/${entry.entityId}`
+        : entry.entityType === "customer"
+          ? `/customers/${entry.entityId}`
+          : entry.entityType === "service-token"
+            ? "/service-tokens"
+            : undefined;
+    return { name: entry.entityName, href, gone: false };
+  }
+  const recorded = nameIn(entry.before) ?? nameIn(entry.after);
+  return {
+    name: recorded ?? `${kind}${entry.entityId ? ` #${entry.entityId}` : ""}`,
+    gone: true,
+  };
+}

@@ -1,0 +1,171 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { PlanPicker } from "@/components/plans/plan-picker";
+import { type DataColumn, dataColumns } from "@/components/ui/data-table";
+import { ErrorNote } from "@/components/ui/states";
+import { useToast } from "@/components/ui/toast";
+import { api } from "@/lib/client/api";
+import type { CustomerListItem, CustomerResponse, PlanListItem } from "@/lib/client/types";
+
+/** CustomerAction is a change that needs the operator's confirmation first. */
+export type CustomerAction = "suspend" | "rotate" | "delete";
+
+function PlanCell({ customer, plans }: { customer: CustomerListItem; plans: PlanListItem[] }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const update = useMutation({
+    mutationFn: (planId: number) =>
+      api<CustomerResponse>(`/customers/${customer.id}`, { method: "PATCH", body: { planId } }),
+    onSuccess: async ({ customer: next }) => {
+      await queryClient.invalidateQueries({ queryKey: ["customers"] });
+      void queryClient.invalidateQueries({ queryKey: ["plans"] });
+      toast(`${next.name} is now on ${next.planName}. The next API request uses its limits.`);
+    },
+  });
+  if (plans.length === 0) return <>{customer.planName}</>;
+  return (
+    <>
+      <PlanPicker
+        label={`Plan for ${customer.name}`}
+        hideLabel
+        plans={plans}
+        value={(update.isPending && update.variables) || customer.planId}
+        disabled={update.isPending}
+        onChange={(plan) => {
+          if (plan && plan.id !== customer.planId) update.mutate(plan.id);
+        }}
+      />
+      <ErrorNote error={update.error} />
+    </>
+  );
+}
+
+function ReactivateButton({ customer }: { customer: CustomerListItem }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const update = useMutation({
+    mutationFn: () =>
+      api<CustomerResponse>(`/customers/${customer.id}`, {
+        method: "PATCH",
+        body: { status: "active" },
+      }),
+    onSuccess: async ({ customer: next }) => {
+      await queryClient.invalidateQueries({ queryKey: ["customers"] });
+      toast(`${next.name} is active again.`);
+    },
+    onError: (error) => toast(`Could not reactivate ${customer.name}: ${error.message}`, "error"),
+  });
+  return (
+    <button
+      type="button"
+      className="btn small"
+      aria-label={`Reactivate ${customer.name}`}
+      disabled={update.isPending}
+      onClick={() => update.mutate()}
+    >
+      Reactivate
+    </button>
+  );
+}
+
+const column = dataColumns<CustomerListItem>();
+
+/**
+ * customerColumns are the customers table's columns: name (to the inspector), a plan picker
+ * that applies at once, status, key prefix, recent traffic, and the row's actions.
+ */
+export function customerColumns(
+  plans: PlanListItem[],
+  onAction: (action: CustomerAction, customer: CustomerListItem) => void,
+): DataColumn<CustomerListItem>[] {
+  return [
+    column.display({
+      id: "name",
+      header: "Name",
+      cell: ({ row: { original: c } }) => (
+        <>
+          <Link href={`/customers/${c.id}`} className="strong">
+            {c.name}
+          </Link>{" "}
+          <span className="muted small">#{c.id}</span>
+        </>
+      ),
+    }),
+    column.display({
+      id: "plan",
+      header: "Plan",
+      cell: ({ row: { original: c } }) => <PlanCell customer={c} plans={plans} />,
+    }),
+    column.display({
+      id: "status",
+      header: "Status",
+      cell: ({ row: { original: c } }) => (
+        <span className={`badge ${c.status === "suspended" ? "bad" : "ok"}`}>
+          {c.status === "suspended" ? "Suspended" : "Active"}
+        </span>
+      ),
+    }),
+    column.display({
+      id: "key",
+      header: "Key",
+      cell: ({ row: { original: c } }) => <code title="Key prefix">{c.apiKeyPrefix}…</code>,
+    }),
+    column.display({
+      id: "traffic",
+      header: () => (
+        <span title="Allowed / denied requests over the last 5 minutes">
+          Last 5 min <span className="th-sub">allowed / denied</span>
+        </span>
+      ),
+      meta: { label: "Last 5 min", className: "num nowrap" },
+      cell: ({ row: { original: c } }) => (
+        <>
+          <span title="Allowed">{c.traffic.allowed.toLocaleString("en-US")}</span>
+          <span className="muted"> / </span>
+          <span title="Denied" className={c.traffic.denied > 0 ? "bad-text" : "muted"}>
+            {c.traffic.denied.toLocaleString("en-US")}
+          </span>
+        </>
+      ),
+    }),
+    column.display({
+      id: "actions",
+      header: () => <span className="sr-only">Actions</span>,
+      meta: { className: "actions" },
+      cell: ({ row: { original: c } }) => (
+        <>
+          {c.status === "suspended" ? (
+            <ReactivateButton customer={c} />
+          ) : (
+            <button
+              type="button"
+              className="btn small"
+              aria-label={`Suspend ${c.name}`}
+              onClick={() => onAction("suspend", c)}
+            >
+              Suspend
+            </button>
+          )}
+          <button
+            type="button"
+            className="btn small"
+            aria-label={`Rotate key of ${c.name}`}
+            onClick={() => onAction("rotate", c)}
+          >
+            Rotate key
+          </button>
+          <button
+            type="button"
+            className="btn small ghost danger-text"
+            aria-label={`Delete ${c.name}`}
+            onClick={() => onAction("delete", c)}
+          >
+            Delete
+          </button>
+        </>
+      ),
+    }),
+  ];
+}

@@ -1,0 +1,104 @@
+import {
+  getServiceToken,
+  insertServiceToken,
+  listServiceTokens,
+  markServiceTokenRevoked,
+  recordServiceTokenUse,
+  type ServiceTokenView,
+} from "@/db/queries/service-tokens";
+import { generateServiceToken } from "@/lib/auth/service-token";
+import type { ServiceTokenCreate } from "@/lib/schemas/service-token.schema";
+import { audit } from "./audit";
+import type { AdminContext } from "./context";
+import type { Outcome } from "./plans";
+
+const notFound = { ok: false, status: 404, title: "Service token not found" } as const;
+const alreadyRevoked = { ok: false, status: 409, title: "Service token already revoked" } as const;
+
+/** withLastUse adds the last use this process saw but has not written yet (the later wins). */
+function withLastUse(rt: AdminContext, token: ServiceTokenView): ServiceTokenView {
+  const seen = rt.serviceTokenUsage.lastUsed(token.id);
+  if (seen === undefined || (token.lastUsedAt !== null && token.lastUsedAt >= seen)) return token;
+  return { ...token, lastUsedAt: seen };
+}
+
+/** serviceTokensOf lists every service token, newest first, with its latest known use. */
+export function serviceTokensOf(rt: AdminContext): ServiceTokenView[] {
+  return listServiceTokens(rt.db).map((token) => withLastUse(rt, token));
+}
+
+/**
+ * createServiceToken stores a new token's hash and prefix, audits it, and rebuilds the policy so
+ * the token works on the next request; the token itself is returned once, never stored.
+ */
+export function createServiceToken(
+  rt: AdminContext,
+  actor: string,
+  input: ServiceTokenCreate,
+): Outcome<{ serviceToken: ServiceTokenView; token: string }> {
+  const now = rt.clock.now();
+  const secret = generateServiceToken();
+  const result = rt.db.transaction((tx) => {
+    const id = insertServiceToken(
+      tx,
+      {
+        name: input.name,
+        scopes: input.scopes,
+        tokenHash: secret.hash,
+        tokenPrefix: secret.prefix,
+        createdBy: actor,
+      },
+      now,
+    );
+    const serviceToken = getServiceToken(tx, id) as ServiceTokenView;
+    audit(tx, {
+      actor,
+      action: "service-token.create",
+      entityType: "service-token",
+      entityId: id,
+      before: null,
+      after: serviceToken,
+      at: now,
+    });
+    return { ok: true, value: { serviceToken, token: secret.token } } as const;
+  });
+  rt.policy.reload();
+  return result;
+}
+
+/**
+ * revokeServiceToken marks a token revoked, audits it, and rebuilds the policy: the token is
+ * refused from the next request on (on other instances once they hear of the change).
+ */
+export function revokeServiceToken(
+  rt: AdminContext,
+  actor: string,
+  id: number,
+): Outcome<ServiceTokenView> {
+  const now = rt.clock.now();
+  const result = rt.db.transaction((tx): Outcome<ServiceTokenView> => {
+    const found = getServiceToken(tx, id);
+    if (!found) return notFound;
+    if (found.revokedAt !== null) return alreadyRevoked;
+    const before = withLastUse(rt, found);
+    // Its last use is written with the revocation: the token will not be used again.
+    if (before.lastUsedAt !== null) recordServiceTokenUse(tx, id, before.lastUsedAt);
+    markServiceTokenRevoked(tx, id, now);
+    const after = { ...before, revokedAt: now };
+    audit(tx, {
+      actor,
+      action: "service-token.revoke",
+      entityType: "service-token",
+      entityId: id,
+      before,
+      after,
+      at: now,
+    });
+    return { ok: true, value: after };
+  });
+  if (result.ok) {
+    rt.policy.reload();
+    rt.serviceTokenUsage.forget(id);
+  }
+  return result;
+}

@@ -1,0 +1,17 @@
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
+import type { ServiceTokenView } from "@/db/queries/service-tokens";
+
+// The service-token admin API's response shapes (type-only: no server code reaches the browser).
+
+export type { ServiceTokenView };
+
+/** ServiceTokensResponse is GET /api/admin/service-tokens. */
+export interface ServiceTokensResponse {
+  serviceTokens: ServiceTokenView[];
+}
+
+/** CreatedServiceTokenResponse is POST /api/admin/service-tokens: the token, shown this once. */
+export interface CreatedServiceTokenResponse {
+  serviceToken: ServiceTokenView;
+  token: string;
+}

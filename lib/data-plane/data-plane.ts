@@ -1,0 +1,152 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Env } from "@/lib/env";
+import { type PlaneAnswer, problemAnswer, tooLargeAnswer } from "./answer";
+import {
+  admitCall,
+  answerBody,
+  bodyLimitOf,
+  type DecisionKind,
+  type DecisionRuntime,
+} from "./decision-api";
+import { createGateway, GATEWAY_PREFIX, type GatewayConfig } from "./gateway";
+import { readBody, writeAnswer } from "./node-io";
+
+/** DECISIONS_PATH and BATCH_PATH are the decision API's routes. */
+export const DECISIONS_PATH = "/api/v1/decisions";
+export const BATCH_PATH = "/api/v1/decisions/batch";
+
+/**
+ * DataPlane answers the decision API and the gateway on plain node:http, before (and instead of)
+ * Next: `handles` says whether a request is one of its paths, `serve` answers it.
+ */
+export interface DataPlane {
+  handles(request: IncomingMessage): boolean;
+  serve(request: IncomingMessage, response: ServerResponse): void;
+}
+
+/** Failed answers a request whose handling threw (a bug): the server entry's 500. */
+export type Failed = (request: IncomingMessage, response: ServerResponse, cause: unknown) => void;
+
+/** DataPlaneOptions: the gateway's configuration (when GATEWAY_UPSTREAM is set), and `failed`. */
+export interface DataPlaneOptions {
+  gateway?: GatewayConfig;
+  /** failed answers what threw (a bug) and logs it; by default a 500 problem, not logged. */
+  failed?: Failed;
+}
+
+/** dataPlaneOptionsOf reads the data plane's settings from the validated environment. */
+export function dataPlaneOptionsOf(env: Env): DataPlaneOptions {
+  if (!env.GATEWAY_UPSTREAM) return {};
+  return {
+    gateway: {
+      upstream: new URL(env.GATEWAY_UPSTREAM),
+      timeoutMs: env.GATEWAY_TIMEOUT_MS,
+      maxBodyBytes: env.GATEWAY_MAX_BODY,
+    },
+  };
+}
+
+function pathOf(url: string): string {
+  const query = url.indexOf("?");
+  return query < 0 ? url : url.slice(0, query);
+}
+
+function isGateway(path: string): boolean {
+  return (
+    path.startsWith(GATEWAY_PREFIX) &&
+    (path.length === GATEWAY_PREFIX.length || path[GATEWAY_PREFIX.length] === "/")
+  );
+}
+
+/**
+ * serveDecisions answers a call to the decision API: 405, 401, 415 and 413 before the body is
+ * read, then `answerBody`. In memory nothing here makes a Promise (with Redis, a decision does):
+ * in a process that also runs Next, whose async context tracking taxes every Promise, that is
+ * a good part of a decision's cost.
+ */
+function serveDecisions(
+  rt: DecisionRuntime,
+  kind: DecisionKind,
+  request: IncomingMessage,
+  response: ServerResponse,
+  failed: Failed,
+): void {
+  if (request.method !== "POST") {
+    writeAnswer(
+      response,
+      problemAnswer(405, "Method not allowed", { detail: "Use POST." }, { Allow: "POST" }),
+    );
+    return;
+  }
+  const gate = admitCall(rt, request.headers.authorization, request.headers["content-type"]);
+  if (!gate.ok) {
+    writeAnswer(response, gate.answer);
+    return;
+  }
+  const maxBytes = bodyLimitOf(kind);
+  const write = (answer: PlaneAnswer) => writeAnswer(response, answer);
+  readBody(request, maxBytes, {
+    tooLarge: () => write(tooLargeAnswer(maxBytes)),
+    aborted: () => response.destroy(),
+    text: (text) => {
+      try {
+        const answer = answerBody(rt, kind, gate.token, text);
+        if (answer instanceof Promise) {
+          answer.then(write, (cause: unknown) => failed(request, response, cause));
+        } else write(answer);
+      } catch (cause) {
+        failed(request, response, cause);
+      }
+    },
+  });
+}
+
+/** internalError is the data plane's own 500: a problem with no internals, or a cut connection. */
+const internalError: Failed = (_request, response) => {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  writeAnswer(
+    response,
+    problemAnswer(500, "Internal error", {
+      detail: "The server could not answer this request; the cause is in its log.",
+    }),
+  );
+};
+
+/**
+ * createDataPlane builds the data plane over the process's runtime: the decision API
+ * (POST /api/v1/decisions and /api/v1/decisions/batch) and, when configured, the gateway under
+ * /gw/. It reads only memory (the policy snapshot, the buckets) or Redis, never SQLite.
+ */
+export function createDataPlane(rt: DecisionRuntime, options: DataPlaneOptions = {}): DataPlane {
+  const gateway = options.gateway ? createGateway(rt, options.gateway) : undefined;
+  const failed = options.failed ?? internalError;
+  return {
+    handles(request) {
+      const path = pathOf(request.url ?? "/");
+      return path === DECISIONS_PATH || path === BATCH_PATH || isGateway(path);
+    },
+    serve(request, response) {
+      // Whatever throws (a bug) is answered here: nothing may escape to the server's socket.
+      try {
+        const path = pathOf(request.url ?? "/");
+        if (path === DECISIONS_PATH || path === BATCH_PATH) {
+          serveDecisions(rt, path === BATCH_PATH ? "batch" : "single", request, response, failed);
+        } else if (gateway) {
+          gateway(request, response)?.catch((cause: unknown) => failed(request, response, cause));
+        } else {
+          writeAnswer(
+            response,
+            problemAnswer(404, "Gateway not configured", {
+              detail: "Set GATEWAY_UPSTREAM to the API the gateway fronts.",
+            }),
+          );
+        }
+      } catch (cause) {
+        failed(request, response, cause);
+      }
+    },
+  };
+}

@@ -1,0 +1,216 @@
+import type { z } from "zod";
+import type { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
+import { fieldErrorsOf } from "@/lib/http";
+import {
+  type DecisionContext,
+  decide,
+  type Identity,
+  identify,
+  identifyById,
+} from "@/lib/policy/decide";
+import type { PolicyStore } from "@/lib/policy/policy-store";
+import type { PolicySnapshot, ServiceTokenPolicy } from "@/lib/policy/snapshot";
+import {
+  type DecisionRequest,
+  decisionBatchSchema,
+  decisionRequestSchema,
+} from "@/lib/schemas/decision.schema";
+import {
+  invalidAnswer,
+  jsonAnswer,
+  type PlaneAnswer,
+  problemAnswer,
+  refusalAnswer,
+  tooLargeAnswer,
+} from "./answer";
+import {
+  type DecisionResult,
+  decisionResultJson,
+  resultOfIdentity,
+  resultOfVerdict,
+} from "./decision-result";
+import { authenticateService, missingScope } from "./service-auth";
+
+/** DECISION_BODY_LIMIT is the largest body of one decision: 64 KiB. */
+export const DECISION_BODY_LIMIT = 64 * 1024;
+/** BATCH_BODY_LIMIT is the largest body of a batch (1,000 decisions): 1 MiB. */
+export const BATCH_BODY_LIMIT = 1024 * 1024;
+
+/** DecisionRuntime is what the decision API needs of the process. */
+export interface DecisionRuntime extends DecisionContext {
+  policy: PolicyStore;
+  serviceTokenUsage: ServiceTokenUsage;
+}
+
+/** DecisionKind is which route was called: one decision, or a batch. */
+export type DecisionKind = "single" | "batch";
+
+/** bodyLimitOf is the largest body a route reads, in bytes. */
+export function bodyLimitOf(kind: DecisionKind): number {
+  return kind === "batch" ? BATCH_BODY_LIMIT : DECISION_BODY_LIMIT;
+}
+
+/** Gate is the service token of a call that may send its body, or the answer that refuses it. */
+export type Gate = { ok: true; token: ServiceTokenPolicy } | { ok: false; answer: PlaneAnswer };
+
+const JSON_TYPE = /^application\/json[ \t]*(;|$)/i;
+
+/**
+ * admitCall checks what a call says before its body is read: its service token (401) and its
+ * media type (415). Nothing here takes a token from any bucket.
+ */
+export function admitCall(
+  rt: DecisionRuntime,
+  authorization: string | undefined,
+  contentType: string | undefined,
+): Gate {
+  const auth = authenticateService(
+    rt.policy.snapshot,
+    rt.serviceTokenUsage,
+    rt.clock,
+    authorization,
+  );
+  if (!auth.ok) return { ok: false, answer: refusalAnswer(auth.refusal) };
+  if (!contentType || !JSON_TYPE.test(contentType)) {
+    return {
+      ok: false,
+      answer: problemAnswer(415, "Unsupported media type", {
+        detail: "Send the body as Content-Type: application/json.",
+      }),
+    };
+  }
+  return auth;
+}
+
+type Parsed<T> = { ok: true; data: T } | { ok: false; answer: PlaneAnswer };
+
+function parse<S extends z.ZodType>(text: string, schema: S): Parsed<z.infer<S>> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, answer: invalidAnswer({ "": ["Body must be valid JSON"] }) };
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) return { ok: false, answer: invalidAnswer(fieldErrorsOf(parsed.error)) };
+  return { ok: true, data: parsed.data };
+}
+
+/** scopeRefusal is the 403 for a token that may not make these decisions, or null. */
+function scopeRefusal(token: ServiceTokenPolicy, requests: DecisionRequest[]): PlaneAnswer | null {
+  if (token.scopes.has("decide")) return null;
+  if (token.scopes.has("peek") && requests.every((r) => r.peek)) return null;
+  return refusalAnswer(
+    missingScope(
+      "decide",
+      token.scopes.has("peek")
+        ? 'This token may only peek ("peek": true); taking tokens needs the decide scope.'
+        : "This token may not use the decision API.",
+    ),
+  );
+}
+
+function identityOf(snapshot: PolicySnapshot, request: DecisionRequest): Identity {
+  return request.key !== undefined
+    ? identify(snapshot, request.key)
+    : identifyById(snapshot, request.customerId as number);
+}
+
+/**
+ * decideOne makes one decision through the app's one decision path and describes it: at once
+ * in memory, with a Promise on Redis.
+ */
+function decideOne(
+  rt: DecisionRuntime,
+  identity: Identity,
+  request: DecisionRequest,
+): DecisionResult | Promise<DecisionResult> {
+  const { operation, cost, peek } = request;
+  if (!identity.ok) return resultOfIdentity(identity.reason, identity.customer, operation, cost);
+  const verdict = decide(rt, identity.customer, operation, cost, { peek });
+  return verdict instanceof Promise ? verdict.then(resultOfVerdict) : resultOfVerdict(verdict);
+}
+
+function singleAnswer(result: DecisionResult): PlaneAnswer {
+  return jsonAnswer(200, decisionResultJson(result));
+}
+
+function batchAnswer(results: DecisionResult[]): PlaneAnswer {
+  return jsonAnswer(200, `{"results":[${results.map(decisionResultJson).join(",")}]}`);
+}
+
+/**
+ * answerBody answers an admitted call from its body's text: 400 for bad JSON or fields, 403
+ * for a token that may not, else 200 with the decision (or a batch's, in order). Each decision
+ * goes through the app's one decision path; in memory the answer comes at once, with Redis as a
+ * Promise. A batch is validated whole first (one bad item refuses it, nothing decided), then
+ * each item is decided on its own, all started at once (so with Redis they go out pipelined);
+ * one snapshot serves the whole batch, and a key is hashed once however often it appears.
+ */
+export function answerBody(
+  rt: DecisionRuntime,
+  kind: DecisionKind,
+  token: ServiceTokenPolicy,
+  text: string,
+): PlaneAnswer | Promise<PlaneAnswer> {
+  if (kind === "single") {
+    const parsed = parse(text, decisionRequestSchema);
+    if (!parsed.ok) return parsed.answer;
+    const refused = scopeRefusal(token, [parsed.data]);
+    if (refused) return refused;
+    const result = decideOne(rt, identityOf(rt.policy.snapshot, parsed.data), parsed.data);
+    return result instanceof Promise ? result.then(singleAnswer) : singleAnswer(result);
+  }
+  const parsed = parse(text, decisionBatchSchema);
+  if (!parsed.ok) return parsed.answer;
+  const { decisions } = parsed.data;
+  const refused = scopeRefusal(token, decisions);
+  if (refused) return refused;
+  const snapshot = rt.policy.snapshot;
+  const byKey = new Map<string, Identity>();
+  let pending = false;
+  const results = decisions.map((request) => {
+    let identity: Identity;
+    if (request.key === undefined) identity = identityOf(snapshot, request);
+    else {
+      const known = byKey.get(request.key);
+      identity = known ?? identityOf(snapshot, request);
+      if (!known) byKey.set(request.key, identity);
+    }
+    const result = decideOne(rt, identity, request);
+    pending ||= result instanceof Promise;
+    return result;
+  });
+  return pending
+    ? Promise.all(results).then(batchAnswer)
+    : batchAnswer(results as DecisionResult[]);
+}
+
+/** BodyRead is a request body read as text, or the reason it was not. */
+export type BodyRead = { ok: true; text: string } | { ok: false; tooLarge: true };
+
+/** DecisionCall is an HTTP request to the decision API, whatever server received it. */
+export interface DecisionCall {
+  authorization: string | undefined;
+  contentType: string | undefined;
+  /** read reads the body, refusing one over `maxBytes` (without reading it, when it says so). */
+  read(maxBytes: number): Promise<BodyRead>;
+}
+
+/**
+ * answerCall answers a whole call to the decision API, in order: 401, 415, 413 (over the
+ * route's body limit), then `answerBody`. The data plane runs the same steps without a Promise
+ * where it can; a Next route handler (the benchmark's) calls this.
+ */
+export async function answerCall(
+  rt: DecisionRuntime,
+  kind: DecisionKind,
+  call: DecisionCall,
+): Promise<PlaneAnswer> {
+  const gate = admitCall(rt, call.authorization, call.contentType);
+  if (!gate.ok) return gate.answer;
+  const maxBytes = bodyLimitOf(kind);
+  const body = await call.read(maxBytes);
+  if (!body.ok) return tooLargeAnswer(maxBytes);
+  return answerBody(rt, kind, gate.token, body.text);
+}

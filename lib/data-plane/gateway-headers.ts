@@ -1,0 +1,88 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
+import type { CustomerPolicy } from "@/lib/policy/snapshot";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/route/client-address";
+
+/** HOP_BY_HOP are the fields that describe one connection, never forwarded (RFC 9110, 7.6.1). */
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+/**
+ * NOT_FORWARDED are request fields the upstream never sees: the customer's key and cookies (the
+ * gateway authenticated the customer, the upstream learns who it is from Ratekeeper-*), the
+ * client's Host and Expect (this hop's own), and every forwarding claim (the gateway writes its own).
+ */
+const NOT_FORWARDED: ReadonlySet<string> = new Set([
+  "authorization",
+  "cookie",
+  "host",
+  "expect",
+  "forwarded",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  CLIENT_ADDRESS_HEADER,
+]);
+
+/** connectionListed is the set of fields a message's Connection field names (also hop-by-hop). */
+function connectionListed(value: string | string[] | undefined): Set<string> {
+  const listed = new Set<string>();
+  if (value === undefined) return listed;
+  for (const part of (Array.isArray(value) ? value.join(",") : value).split(",")) {
+    const name = part.trim().toLowerCase();
+    if (name) listed.add(name);
+  }
+  return listed;
+}
+
+/**
+ * upstreamRequestHeaders are the fields forwarded to the upstream: the client's, less the
+ * hop-by-hop ones, Authorization, Cookie and any Ratekeeper-* a client sent, plus who the
+ * customer is (Ratekeeper-Customer-Id, Ratekeeper-Plan) and X-Forwarded-For/-Host/-Proto.
+ */
+export function upstreamRequestHeaders(
+  incoming: IncomingHttpHeaders,
+  customer: CustomerPolicy,
+  clientAddress: string,
+): OutgoingHttpHeaders {
+  const listed = connectionListed(incoming.connection);
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined) continue;
+    if (HOP_BY_HOP.has(name) || NOT_FORWARDED.has(name) || listed.has(name)) continue;
+    if (name.startsWith("ratekeeper-")) continue;
+    out[name] = value;
+  }
+  out["ratekeeper-customer-id"] = String(customer.id);
+  out["ratekeeper-plan"] = customer.planSlug;
+  out["x-forwarded-for"] = clientAddress;
+  if (incoming.host) out["x-forwarded-host"] = incoming.host;
+  out["x-forwarded-proto"] = "http";
+  return out;
+}
+
+/**
+ * clientResponseHeaders are the upstream's answer's fields less the hop-by-hop ones, with the
+ * customer's RateLimit fields set over any the upstream sent.
+ */
+export function clientResponseHeaders(
+  upstream: IncomingHttpHeaders,
+  rateLimit: Record<string, string>,
+): OutgoingHttpHeaders {
+  const listed = connectionListed(upstream.connection);
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(upstream)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || listed.has(name)) continue;
+    out[name] = value;
+  }
+  for (const [name, value] of Object.entries(rateLimit)) out[name.toLowerCase()] = value;
+  return out;
+}

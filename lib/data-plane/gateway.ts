@@ -1,0 +1,218 @@
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import https from "node:https";
+import { bearerToken } from "@/lib/policy/api-key";
+import { decide, identify, type Verdict } from "@/lib/policy/decide";
+import type { Decision } from "@/lib/policy/decision-store";
+import { rateLimitHeaders } from "@/lib/policy/headers";
+import { identityRefusal, missingKey, refusalOf } from "@/lib/policy/refusal";
+import type { CustomerPolicy } from "@/lib/policy/snapshot";
+import { CLIENT_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "@/lib/route/client-address";
+import { malformedPath } from "@/lib/route/request-target";
+import { operationOf } from "@/lib/vocabulary";
+import { type PlaneAnswer, problemAnswer, refusalAnswer } from "./answer";
+import type { DecisionRuntime } from "./decision-api";
+import { clientResponseHeaders, upstreamRequestHeaders } from "./gateway-headers";
+import { writeAnswer } from "./node-io";
+
+/** GATEWAY_PREFIX is the path under which requests go to the upstream (with the prefix taken off). */
+export const GATEWAY_PREFIX = "/gw";
+
+/** GatewayConfig says where the gateway forwards and its bounds. */
+export interface GatewayConfig {
+  /** upstream is the API's base URL (http or https, an optional path, no trailing slash). */
+  upstream: URL;
+  /** timeoutMs bounds the wait for the upstream's answer (504 past it) and any silence after. */
+  timeoutMs: number;
+  /** maxBodyBytes is the largest request body forwarded (413 over it). */
+  maxBodyBytes: number;
+}
+
+// A path with a dot segment could climb above the upstream's base path.
+const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$)/i;
+
+/**
+ * Gateway forwards admitted requests to the upstream and streams the answers back; it returns
+ * a Promise only when the decision is made in Redis.
+ */
+export type Gateway = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
+
+/**
+ * createGateway returns the gateway: each request under /gw/ is authenticated with the
+ * customer's Bearer key, decided as the protected routes decide (GET and HEAD read, others
+ * write, one token), and only when admitted forwarded to the upstream, body streamed both ways.
+ * Refusals are the protected routes' own. An admitted request has spent its token whatever the
+ * upstream then does: 502 when it cannot be reached, 504 when it does not answer in time.
+ */
+export function createGateway(rt: DecisionRuntime, config: GatewayConfig): Gateway {
+  const secure = config.upstream.protocol === "https:";
+  const agent = secure
+    ? new https.Agent({ keepAlive: true, scheduling: "lifo" })
+    : new http.Agent({ keepAlive: true, scheduling: "lifo" });
+  const basePath = config.upstream.pathname.replace(/\/+$/, "");
+
+  const forwarding = { agent, secure, config };
+  return (request, response) => {
+    const url = request.url ?? "/";
+    let rest = url.slice(GATEWAY_PREFIX.length);
+    if (rest === "" || rest.startsWith("?")) rest = `/${rest}`;
+    const query = rest.indexOf("?");
+    const path = query < 0 ? rest : rest.slice(0, query);
+    if (DOT_SEGMENT.test(path) || malformedPath(path)) {
+      writeAnswer(
+        response,
+        problemAnswer(400, "Invalid path", {
+          detail: "Paths must be valid percent-encoding, without . or .. segments.",
+        }),
+      );
+      return;
+    }
+    const key = bearerToken(request.headers.authorization ?? null);
+    if (!key) {
+      writeAnswer(response, refusalAnswer(missingKey()));
+      return;
+    }
+    const identity = identify(rt.policy.snapshot, key);
+    if (!identity.ok) {
+      writeAnswer(response, refusalAnswer(identityRefusal(identity.reason)));
+      return;
+    }
+    const { customer } = identity;
+    const operation = operationOf(request.method ?? "GET");
+
+    if (Number(request.headers["content-length"]) > config.maxBodyBytes) {
+      // Refused before deciding, like a protected route's bad body: no token is taken.
+      const refuse = ({ details }: Decision) =>
+        writeAnswer(response, tooLarge(config.maxBodyBytes, rateLimitHeaders(operation, details)));
+      const peeked = rt.decisions.peek({ customer, operation, now: rt.clock.now() });
+      return peeked instanceof Promise ? peeked.then(refuse) : refuse(peeked);
+    }
+    const admit = (verdict: Verdict) => {
+      const refused = refusalOf(verdict);
+      if (refused) writeAnswer(response, refusalAnswer(refused));
+      else forward(request, response, { ...forwarding, customer, verdict, path: basePath + rest });
+    };
+    // In memory the decision comes at once, and no Promise is made (see data-plane.ts).
+    const verdict = decide(rt, customer, operation, 1);
+    return verdict instanceof Promise ? verdict.then(admit) : admit(verdict);
+  };
+}
+
+function tooLarge(maxBytes: number, headers: Record<string, string>): PlaneAnswer {
+  return problemAnswer(
+    413,
+    "Body too large",
+    { detail: `Send at most ${maxBytes} bytes.` },
+    headers,
+  );
+}
+
+interface Forwarding {
+  customer: CustomerPolicy;
+  verdict: Verdict;
+  path: string;
+  agent: http.Agent;
+  secure: boolean;
+  config: GatewayConfig;
+}
+
+/**
+ * forward sends an admitted request to the upstream. Until the upstream's answer starts, a
+ * failure is answered here (502, 504, 413 for a body that outgrows the limit on the way);
+ * after, the client's connection is cut, as the upstream's was.
+ */
+function forward(request: IncomingMessage, response: ServerResponse, f: Forwarding): void {
+  const { upstream, timeoutMs, maxBodyBytes } = f.config;
+  const rateLimit = f.verdict.headers;
+  const clientAddress = String(request.headers[CLIENT_ADDRESS_HEADER] ?? UNKNOWN_ADDRESS);
+  const outgoing = (f.secure ? https : http).request({
+    protocol: upstream.protocol,
+    hostname: upstream.hostname,
+    port: upstream.port || undefined,
+    method: request.method,
+    path: f.path,
+    headers: upstreamRequestHeaders(request.headers, f.customer, clientAddress),
+    agent: f.agent,
+  });
+  let settled = false;
+  /** fail answers the client when nothing of the upstream's answer was sent yet. */
+  const fail = (answer: PlaneAnswer) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    outgoing.destroy();
+    if (response.headersSent) response.destroy();
+    else writeAnswer(response, answer);
+  };
+  const timer = setTimeout(
+    () =>
+      fail(
+        problemAnswer(
+          504,
+          "Upstream timed out",
+          { detail: `The upstream did not answer within ${timeoutMs} ms.` },
+          rateLimit,
+        ),
+      ),
+    timeoutMs,
+  );
+
+  outgoing.on("response", (answer) => {
+    if (settled) {
+      answer.destroy();
+      return;
+    }
+    settled = true;
+    clearTimeout(timer);
+    // From here on, silence longer than the timeout cuts both connections.
+    outgoing.setTimeout(timeoutMs, () => {
+      answer.destroy();
+      response.destroy();
+    });
+    response.writeHead(
+      answer.statusCode ?? 502,
+      answer.statusMessage,
+      clientResponseHeaders(answer.headers, rateLimit),
+    );
+    answer.pipe(response);
+    answer.on("error", () => response.destroy());
+  });
+  outgoing.on("error", () =>
+    fail(
+      problemAnswer(
+        502,
+        "Upstream unreachable",
+        { detail: "The upstream could not be reached or closed the connection." },
+        rateLimit,
+      ),
+    ),
+  );
+  // The client went away: the upstream need not finish.
+  response.on("close", () => {
+    if (!response.writableFinished) {
+      settled = true;
+      clearTimeout(timer);
+      outgoing.destroy();
+    }
+  });
+
+  let size = 0;
+  request.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBodyBytes) {
+      request.pause();
+      fail(
+        problemAnswer(
+          413,
+          "Body too large",
+          { detail: `Send at most ${maxBodyBytes} bytes.` },
+          rateLimit,
+        ),
+      );
+      return;
+    }
+    if (!outgoing.write(chunk)) request.pause();
+  });
+  outgoing.on("drain", () => request.resume());
+  request.on("end", () => outgoing.end());
+  request.on("error", () => outgoing.destroy());
+}

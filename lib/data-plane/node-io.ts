@@ -1,0 +1,71 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { API_SECURITY_HEADERS, type PlaneAnswer } from "./answer";
+
+/** BodyHandlers receive a body read by `readBody`: its text, or that it was too large, or gone. */
+export interface BodyHandlers {
+  text(text: string): void;
+  tooLarge(): void;
+  /** aborted: the client went away mid-body; there is nobody to answer. */
+  aborted(): void;
+}
+
+/**
+ * readBody reads a request's body as UTF-8 text, up to `maxBytes`, and calls one handler once.
+ * A body that declares more in Content-Length is refused before a byte is read; one that turns
+ * out longer stops being read (the answer then closes the connection). Callbacks, not a
+ * Promise: on this path every allocation counts.
+ */
+export function readBody(request: IncomingMessage, maxBytes: number, on: BodyHandlers): void {
+  if (Number(request.headers["content-length"]) > maxBytes) {
+    on.tooLarge();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const done = () => {
+    request.off("data", onData);
+    request.off("end", onEnd);
+    request.off("error", onGone);
+    request.off("close", onClose);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) {
+      done();
+      on.tooLarge();
+      return;
+    }
+    chunks.push(chunk);
+  };
+  const onEnd = () => {
+    done();
+    on.text(
+      chunks.length === 1
+        ? (chunks[0] as Buffer).toString("utf8")
+        : Buffer.concat(chunks, size).toString("utf8"),
+    );
+  };
+  const onGone = () => {
+    done();
+    on.aborted();
+  };
+  const onClose = () => {
+    if (!request.complete) onGone();
+  };
+  request.on("data", onData);
+  request.on("end", onEnd);
+  request.on("error", onGone);
+  request.on("close", onClose);
+}
+
+/**
+ * writeAnswer sends an answer with its Content-Length and the API security headers. A 413 also
+ * closes the connection: the rest of an oversized body is not worth reading.
+ */
+export function writeAnswer(response: ServerResponse, answer: PlaneAnswer): void {
+  const headers: Record<string, string | number> = { ...API_SECURITY_HEADERS, ...answer.headers };
+  headers["Content-Length"] = Buffer.byteLength(answer.body);
+  if (answer.status === 413) headers.Connection = "close";
+  response.writeHead(answer.status, headers);
+  response.end(answer.body);
+}

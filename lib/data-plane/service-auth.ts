@@ -1,0 +1,68 @@
+import { hashServiceToken, SERVICE_TOKEN_PREFIX } from "@/lib/auth/service-token";
+import type { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
+import type { Clock } from "@/lib/limiter";
+import { bearerToken } from "@/lib/policy/api-key";
+import { BEARER_CHALLENGE, type Refusal } from "@/lib/policy/refusal";
+import type { PolicySnapshot, ServiceTokenPolicy } from "@/lib/policy/snapshot";
+import type { ServiceTokenScope } from "@/lib/vocabulary";
+
+/** ServiceAuth is the service token a caller presented, or the refusal to send. */
+export type ServiceAuth = { ok: true; token: ServiceTokenPolicy } | { ok: false; refusal: Refusal };
+
+function unauthorized(title: string, detail: string): ServiceAuth {
+  return {
+    ok: false,
+    refusal: {
+      status: 401,
+      body: { type: "about:blank", title, status: 401, detail },
+      headers: { ...BEARER_CHALLENGE },
+    },
+  };
+}
+
+/**
+ * authenticateService finds the live service token of an `Authorization: Bearer rks_…` header in
+ * the policy snapshot (by its hash: no database query) and notes its use in memory. A missing,
+ * unknown or revoked token is a 401 that touches nothing.
+ */
+export function authenticateService(
+  snapshot: PolicySnapshot,
+  usage: ServiceTokenUsage,
+  clock: Clock,
+  authorization: string | undefined,
+): ServiceAuth {
+  const presented = bearerToken(authorization ?? null);
+  if (!presented) {
+    return unauthorized(
+      "Missing service token",
+      "Send Authorization: Bearer <service token>, created under Service tokens in the dashboard.",
+    );
+  }
+  const token = presented.startsWith(SERVICE_TOKEN_PREFIX)
+    ? snapshot.serviceTokens.get(hashServiceToken(presented))
+    : undefined;
+  if (!token) {
+    return unauthorized(
+      "Unknown service token",
+      presented.startsWith(SERVICE_TOKEN_PREFIX)
+        ? "This service token does not exist or was revoked."
+        : "Service tokens start with rks_; a customer's API key goes in the body's key field.",
+    );
+  }
+  usage.touch(token.id, clock.now());
+  return { ok: true, token };
+}
+
+/** missingScope is the 403 answer to a token that may not do what it asks. */
+export function missingScope(scope: ServiceTokenScope, detail: string): Refusal {
+  return {
+    status: 403,
+    body: {
+      type: "about:blank",
+      title: `Service token lacks the ${scope} scope`,
+      status: 403,
+      detail,
+    },
+    headers: {},
+  };
+}

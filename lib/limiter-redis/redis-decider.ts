@@ -1,0 +1,234 @@
+import type { Clock, Limit } from "@/lib/limiter";
+import { assertTokens } from "@/lib/limiter/decider";
+import type { BucketDetails, DebugDetails, Details, WaitOptions } from "@/lib/limiter/types";
+import { waitUntilAllowed } from "@/lib/limiter/wait";
+import { Buckets, batcherOf, type RedisClient, type RedisKey, type ScriptReply } from "./batch";
+
+/** tokensOf is the whole number of tokens in `available` units (none when it is negative). */
+function tokensOf(available: number, limit: Limit): number {
+  if (available <= 0) return 0;
+  return (available - (available % limit.tokenUnits)) / limit.tokenUnits;
+}
+
+/**
+ * retryOf converts the units still missing into milliseconds, rounded up by a float's last bits
+ * so that `need / scale` milliseconds later the units are there.
+ */
+function retryOf(need: number, scale: number): number {
+  let retry = need / scale;
+  let step = retry * Number.EPSILON;
+  while (retry * scale < need) {
+    retry += step;
+    step *= 2;
+  }
+  return retry;
+}
+
+/**
+ * RedisDecider implements the Limiter method set, asynchronously, over buckets kept in Redis:
+ * every decision, however many limits and limiters it spans, is decided by one script run, one
+ * round trip, which it shares with the decisions made on the same client in the same tick.
+ */
+export abstract class RedisDecider<I> {
+  /** redis is the client the script runs on. */
+  abstract readonly redis: RedisClient;
+  /** clock is the injected clock, if any; without one the Redis server's clock decides. */
+  abstract readonly clock: Clock | undefined;
+
+  /** @internal Lists the input's buckets into `into`, in order: limiter, then limit. */
+  abstract gatherInto(input: I, into: Buckets): void;
+
+  /** allow takes one token from every bucket of the input, or none; true when it took them. */
+  async allow(input: I): Promise<boolean> {
+    return (await this.decide(input, 1, true, false)).allowed;
+  }
+
+  /** allowN takes `n` tokens from every bucket of the input, or none. */
+  async allowN(input: I, n: number): Promise<boolean> {
+    return (await this.decide(input, n, true, false)).allowed;
+  }
+
+  /** allowWithDetails is `allow` reporting the decision's Details. */
+  allowWithDetails(input: I): Promise<Details> {
+    return this.decide(input, 1, true, false);
+  }
+
+  /** allowNWithDetails is `allowN` reporting the decision's Details. */
+  allowNWithDetails(input: I, n: number): Promise<Details> {
+    return this.decide(input, n, true, false);
+  }
+
+  /** allowWithDebug is `allow` reporting Details and each bucket's. */
+  allowWithDebug(input: I): Promise<DebugDetails<RedisKey>> {
+    return this.decide(input, 1, true, true) as Promise<DebugDetails<RedisKey>>;
+  }
+
+  /** allowNWithDebug is `allowN` reporting Details and each bucket's. */
+  allowNWithDebug(input: I, n: number): Promise<DebugDetails<RedisKey>> {
+    return this.decide(input, n, true, true) as Promise<DebugDetails<RedisKey>>;
+  }
+
+  /** peek reports whether `allow` would succeed now, consuming nothing and creating no bucket. */
+  async peek(input: I): Promise<boolean> {
+    return (await this.decide(input, 1, false, false)).allowed;
+  }
+
+  /** peekN reports whether `allowN` would succeed now, consuming nothing and creating no bucket. */
+  async peekN(input: I, n: number): Promise<boolean> {
+    return (await this.decide(input, n, false, false)).allowed;
+  }
+
+  /** peekWithDetails is `peek` with Details: `tokensConsumed` is 0. */
+  peekWithDetails(input: I): Promise<Details> {
+    return this.decide(input, 1, false, false);
+  }
+
+  /** peekNWithDetails is `peekN` with Details. */
+  peekNWithDetails(input: I, n: number): Promise<Details> {
+    return this.decide(input, n, false, false);
+  }
+
+  /** peekWithDebug is `peek` with Details and each bucket's. */
+  peekWithDebug(input: I): Promise<DebugDetails<RedisKey>> {
+    return this.decide(input, 1, false, true) as Promise<DebugDetails<RedisKey>>;
+  }
+
+  /** peekNWithDebug is `peekN` with Details and each bucket's. */
+  peekNWithDebug(input: I, n: number): Promise<DebugDetails<RedisKey>> {
+    return this.decide(input, n, false, true) as Promise<DebugDetails<RedisKey>>;
+  }
+
+  /** wait resolves with the Details of the first allowed `allow`; see `waitN`. */
+  wait(input: I, options?: WaitOptions): Promise<Details> {
+    return this.waitN(input, 1, options);
+  }
+
+  /**
+   * waitN retries `allowN` after each retry-after until it is allowed and resolves with its
+   * Details. It rejects with the signal's reason when `options.signal` aborts, and with a
+   * RangeError when `n` exceeds a limit's count (it could never pass).
+   */
+  async waitN(input: I, n: number, options?: WaitOptions): Promise<Details> {
+    assertTokens(n);
+    return waitUntilAllowed(() => this.allowNWithDetails(input, n), n, this.clock, options?.signal);
+  }
+
+  /**
+   * allowNWithShadow is `allowNWithDebug` for `input`, plus a shadow decision over the buckets
+   * of `shadowInput` (dry-run limits) in the same script run, the same round trip: the shadow is
+   * decided only when the decision allows, takes its `n` tokens only if every shadow bucket has
+   * them, and never changes the decision. `shadow` is null when it was not decided (the decision
+   * refused, or `shadowInput` names no bucket beyond the decision's own, which it would share).
+   */
+  async allowNWithShadow(
+    input: I,
+    n: number,
+    shadowInput: I,
+  ): Promise<{ details: DebugDetails<RedisKey>; shadow: DebugDetails<RedisKey> | null }> {
+    assertTokens(n);
+    const buckets = new Buckets();
+    this.gatherInto(input, buckets);
+    const gathered = new Buckets();
+    this.gatherInto(shadowInput, gathered);
+    const shadow = new Buckets();
+    for (let i = 0; i < gathered.length; i++) {
+      if (!buckets.redisKeys.includes(gathered.redisKeys[i] as string)) shadow.copy(gathered, i);
+    }
+    if (shadow.length === 0) {
+      return {
+        details: (await this.decide(input, n, true, true)) as DebugDetails<RedisKey>,
+        shadow: null,
+      };
+    }
+    const [first, second] = await batcherOf(this.redis).runWithShadow(
+      buckets,
+      shadow,
+      n,
+      this.at(),
+    );
+    const details = detailsOf(buckets, first, n, true, true) as DebugDetails<RedisKey>;
+    if (second.reply.readDoubleBE(second.offset) < 0) return { details, shadow: null };
+    return { details, shadow: detailsOf(shadow, second, n, true, true) as DebugDetails<RedisKey> };
+  }
+
+  /** at is the execution time to send: the injected clock's whole ms, or NaN for the server's. */
+  private at(): number {
+    const at = this.clock ? Math.floor(this.clock.now()) : Number.NaN;
+    if (this.clock && !Number.isFinite(at)) {
+      throw new RangeError(`the clock must read a finite number of ms, got ${at}`);
+    }
+    return at;
+  }
+
+  private async decide(
+    input: I,
+    n: number,
+    take: boolean,
+    debug: boolean,
+  ): Promise<Details | DebugDetails<RedisKey>> {
+    assertTokens(n);
+    const buckets = new Buckets();
+    this.gatherInto(input, buckets);
+    const part = await batcherOf(this.redis).run(buckets, n, take, this.at());
+    return detailsOf(buckets, part, n, take, debug);
+  }
+}
+
+/**
+ * detailsOf reads one decision's Details (and each bucket's, with `debug`) from its part of the
+ * script's reply; a key that is not a bucket is an Error.
+ */
+function detailsOf(
+  buckets: Buckets,
+  { reply, offset }: ScriptReply,
+  n: number,
+  take: boolean,
+  debug: boolean,
+): Details | DebugDetails<RedisKey> {
+  const outcome = reply.readDoubleBE(offset);
+  if (outcome === -1) {
+    throw new Error(
+      `Redis holds something other than a bucket at ${buckets.redisKeys.join(", ")}: nothing was taken`,
+    );
+  }
+  const allowed = outcome === 1;
+  const now = reply.readDoubleBE(0);
+  const consumed = allowed && take ? n : 0;
+  let remaining = Number.POSITIVE_INFINITY;
+  let retryAfterMs = 0;
+  const list: BucketDetails<RedisKey>[] | undefined = debug ? [] : undefined;
+  for (let i = 0; i < buckets.length; i++) {
+    const limit = buckets.limits[i] as Limit;
+    const available = reply.readDoubleBE(offset + 8 * (i + 1));
+    const left = tokensOf(available, limit) - consumed;
+    if (left < remaining) remaining = left;
+    const ownAllowed = n === 0 || available >= n * limit.tokenUnits;
+    let ownRetry = 0;
+    if (!ownAllowed) {
+      ownRetry =
+        n > limit.count
+          ? Number.POSITIVE_INFINITY
+          : retryOf(n * limit.tokenUnits - available, limit.scale);
+    }
+    if (!allowed && ownRetry > retryAfterMs) retryAfterMs = ownRetry;
+    list?.push({
+      allowed: ownAllowed,
+      executionTime: now,
+      tokensRequested: n,
+      tokensConsumed: consumed,
+      tokensRemaining: left,
+      retryAfterMs: ownRetry,
+      limit,
+      key: buckets.keys[i] as RedisKey,
+    });
+  }
+  const details: Details = {
+    allowed,
+    executionTime: now,
+    tokensRequested: n,
+    tokensConsumed: consumed,
+    tokensRemaining: remaining,
+    retryAfterMs,
+  };
+  return list ? { ...details, buckets: list } : details;
+}

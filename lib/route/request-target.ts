@@ -1,0 +1,22 @@
+/**
+ * malformedPath tells whether the path of a request target (`/a/b?c`) holds percent-encoding
+ * that does not decode to UTF-8 (`%E0%A4%A`, a lone `%`). Next's router throws on such paths
+ * before any handler runs, so the server entry refuses them first, with a 400.
+ */
+export function malformedPath(target: string): boolean {
+  const end = target.search(/[?#]/);
+  const path = end === -1 ? target : target.slice(0, end);
+  try {
+    decodeURIComponent(path);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** MALFORMED_PATH is the problem the server entry answers for a path `malformedPath` refuses. */
+export const MALFORMED_PATH = {
+  status: 400,
+  title: "Malformed request path",
+  detail: "The path is not valid percent-encoding.",
+} as const;

@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { OPERATIONS } from "@/lib/vocabulary";
+
+/** MAX_BATCH_DECISIONS is the most decisions one batch may ask for: 1,000. */
+export const MAX_BATCH_DECISIONS = 1_000;
+
+/**
+ * decisionRequestSchema is one decision asked of the decision API: the customer by API `key` or
+ * by `customerId` (exactly one), the `operation`, a `cost` in tokens (a positive safe integer,
+ * 1 by default) and `peek` (decide without taking, false by default).
+ */
+export const decisionRequestSchema = z
+  .object(
+    {
+      key: z
+        .string({ error: "key must be a string" })
+        .min(1, "key must not be empty")
+        .max(256, "key must be at most 256 characters")
+        .optional(),
+      customerId: z
+        .number({ error: "customerId must be a number" })
+        .int("customerId must be a whole number (a safe integer)")
+        .positive("customerId must be positive")
+        .optional(),
+      operation: z.enum(OPERATIONS, { error: "operation must be read or write" }),
+      cost: z
+        .number({ error: "cost must be a number" })
+        .int("cost must be a whole number (a safe integer)")
+        .positive("cost must be positive")
+        .default(1),
+      peek: z.boolean({ error: "peek must be true or false" }).default(false),
+    },
+    { error: "Send a JSON object" },
+  )
+  .strict()
+  .check((ctx) => {
+    const { key, customerId } = ctx.value;
+    if (key !== undefined && customerId !== undefined) {
+      ctx.issues.push({
+        code: "custom",
+        input: ctx.value,
+        path: [],
+        message: "Send key or customerId, not both",
+      });
+    } else if (key === undefined && customerId === undefined) {
+      ctx.issues.push({
+        code: "custom",
+        input: ctx.value,
+        path: [],
+        message: "Send the customer's key or its customerId",
+      });
+    }
+  });
+
+/** decisionBatchSchema is a batch of 1 to 1,000 decisions, each decided on its own. */
+export const decisionBatchSchema = z
+  .object(
+    {
+      decisions: z
+        .array(decisionRequestSchema, { error: "decisions must be a list" })
+        .min(1, "Send at least one decision")
+        .max(MAX_BATCH_DECISIONS, `Send at most ${MAX_BATCH_DECISIONS} decisions`),
+    },
+    { error: "Send a JSON object" },
+  )
+  .strict();
+
+/** DecisionRequest is a validated decision request. */
+export type DecisionRequest = z.infer<typeof decisionRequestSchema>;
+/** DecisionBatch is a validated batch. */
+export type DecisionBatch = z.infer<typeof decisionBatchSchema>;

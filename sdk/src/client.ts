@@ -1,0 +1,247 @@
+import {
+  type ExpressMiddleware,
+  expressMiddleware,
+  type NodeRequestLike,
+} from "./adapters/express.js";
+import { type FetchHandler, fetchMiddleware } from "./adapters/fetch.js";
+import { type HonoContextLike, type HonoMiddleware, honoMiddleware } from "./adapters/hono.js";
+import { RatekeeperError } from "./errors.js";
+import type { RateLimitOptions } from "./gate.js";
+import {
+  answerableLocally,
+  asDecision,
+  MAX_BATCH,
+  unknownKeyDecision,
+  type WireRequest,
+  wireRequest,
+} from "./requests.js";
+import { type AbortAfter, type FetchLike, postJson, type Transport } from "./transport.js";
+import type { DecisionRequest } from "./types.js";
+import {
+  createReporter,
+  type DecideResult,
+  type Logger,
+  type OnUnavailable,
+  unavailableDecision,
+} from "./unavailable.js";
+
+/** DEFAULT_TIMEOUT_MS is how long (ms) a decision may take before Ratekeeper counts as unavailable. */
+export const DEFAULT_TIMEOUT_MS = 100;
+
+/**
+ * RatekeeperOptions configure a client:
+ * - `url`: where Ratekeeper runs (http or https), e.g. "https://ratekeeper.internal:3000";
+ * - `token`: a service token with the `decide` scope ("rks_…"), created in the dashboard;
+ * - `timeoutMs`: the longest a decision may take, in ms (default 100), the whole exchange;
+ * - `onUnavailable`: "open" (default) admits requests while Ratekeeper cannot be asked,
+ *   "closed" refuses them with 503;
+ * - `onError`: hears every failure to ask Ratekeeper (without it, the client logs to `console`
+ *   once when Ratekeeper becomes unreachable and once when it is back);
+ * - `fetch`: the fetch to use (default: the platform's `globalThis.fetch`, looked up per call);
+ * - `abortAfter`: makes the timeout signal (default `AbortSignal.timeout`), for runtimes or tests
+ *   with their own timers;
+ * - `logger`: where the default reporting goes (default `console`).
+ */
+export interface RatekeeperOptions {
+  url: string | URL;
+  token: string;
+  timeoutMs?: number;
+  onUnavailable?: OnUnavailable;
+  onError?: (error: RatekeeperError) => void;
+  fetch?: FetchLike;
+  abortAfter?: AbortAfter;
+  logger?: Logger;
+}
+
+/**
+ * Ratekeeper is a client of one Ratekeeper server. None of its methods rejects or throws because
+ * of Ratekeeper: when it cannot be asked, decisions follow `onUnavailable`. They do throw
+ * (TypeError, RangeError) for a malformed request, which is the application's mistake.
+ */
+export interface Ratekeeper {
+  /**
+   * decide asks whether a customer may do an operation now, taking `cost` tokens when it may
+   * (none with `peek: true`). It resolves with Ratekeeper's decision, or with an
+   * UnavailableDecision (reason "ratekeeper_unavailable") when Ratekeeper cannot be asked.
+   */
+  decide(request: DecisionRequest): Promise<DecideResult>;
+  /**
+   * decideBatch decides many requests, each on its own, in order: one call per 1,000 requests.
+   * A call that fails answers each of its requests with an UnavailableDecision.
+   */
+  decideBatch(requests: readonly DecisionRequest[]): Promise<DecideResult[]>;
+  /** express returns Express 5 middleware that rate-limits every request it sees. */
+  express<Req extends NodeRequestLike = NodeRequestLike>(
+    options?: RateLimitOptions<Req>,
+  ): ExpressMiddleware<Req>;
+  /** hono returns Hono middleware that rate-limits every request it sees. */
+  hono<C extends HonoContextLike = HonoContextLike>(
+    options?: RateLimitOptions<C>,
+  ): HonoMiddleware<C>;
+  /**
+   * withRateLimit wraps a fetch-style handler (a Next route handler, Bun's or Deno's fetch):
+   * refused requests never reach it, and its responses get the RateLimit fields.
+   */
+  withRateLimit<Rest extends unknown[]>(
+    handler: FetchHandler<Rest>,
+    options?: RateLimitOptions<Request>,
+  ): (request: Request, ...rest: Rest) => Promise<Response>;
+  /**
+   * decisionOf is the decision a middleware made for a request: pass the Express `req`, the
+   * Hono context (or its `c.req.raw`), or the fetch Request. Undefined when none was made.
+   */
+  decisionOf(request: object): DecideResult | undefined;
+}
+
+function baseUrlOf(url: string | URL): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (cause) {
+    throw new TypeError(`url must be an absolute http(s) URL, got ${String(url)}`, { cause });
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TypeError(`url must be an http(s) URL, got ${parsed.protocol}`);
+  }
+  parsed.search = "";
+  parsed.hash = "";
+  if (!parsed.pathname.endsWith("/")) parsed.pathname += "/";
+  return parsed.href;
+}
+
+function transportOf(options: RatekeeperOptions): Transport {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("createRatekeeper needs options: { url, token }");
+  }
+  if (typeof options.token !== "string" || options.token.trim() === "") {
+    throw new TypeError("token must be a service token (rks_…)");
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new RangeError("timeoutMs must be a positive number of milliseconds");
+  }
+  return {
+    baseUrl: baseUrlOf(options.url),
+    token: options.token.trim(),
+    // Looked up per call, and called as a plain function: some runtimes refuse a detached fetch.
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    timeoutMs,
+    abortAfter: options.abortAfter ?? ((ms) => AbortSignal.timeout(ms)),
+  };
+}
+
+/**
+ * createRatekeeper returns a client of the Ratekeeper server at `options.url`, authenticated by
+ * the service token `options.token`. It throws a TypeError or RangeError for bad options.
+ */
+export function createRatekeeper(options: RatekeeperOptions): Ratekeeper {
+  const transport = transportOf(options);
+  const policy = options.onUnavailable ?? "open";
+  if (policy !== "open" && policy !== "closed") {
+    throw new TypeError('onUnavailable must be "open" or "closed"');
+  }
+  const reporter = createReporter(policy, options.onError, options.logger);
+  const remembered = new WeakMap<object, DecideResult>();
+  const remember = (request: object, decision: DecideResult) => remembered.set(request, decision);
+
+  function unavailable(body: WireRequest, cause: unknown): DecideResult {
+    const error =
+      cause instanceof RatekeeperError
+        ? cause
+        : new RatekeeperError("invalid_response", "Ratekeeper's answer could not be read", {
+            cause,
+          });
+    reporter.failed(error);
+    return unavailableDecision(policy, body, error);
+  }
+
+  async function decide(request: DecisionRequest): Promise<DecideResult> {
+    const body = wireRequest(request);
+    if (answerableLocally(body)) return unknownKeyDecision(body);
+    let answer: unknown;
+    try {
+      answer = await postJson(transport, "api/v1/decisions", body);
+    } catch (error) {
+      if (keyRefused(error)) {
+        reporter.succeeded();
+        return unknownKeyDecision(body);
+      }
+      return unavailable(body, error);
+    }
+    const decision = asDecision(answer);
+    if (!decision) {
+      return unavailable(
+        body,
+        new RatekeeperError("invalid_response", "Ratekeeper's answer is not a decision", {
+          status: 200,
+          body: answer,
+        }),
+      );
+    }
+    reporter.succeeded();
+    return decision;
+  }
+
+  async function decideChunk(bodies: WireRequest[]): Promise<DecideResult[]> {
+    const results: (DecideResult | undefined)[] = bodies.map((body) =>
+      answerableLocally(body) ? unknownKeyDecision(body) : undefined,
+    );
+    const asked = bodies.filter((_, i) => results[i] === undefined);
+    if (asked.length === 0) return results as DecideResult[];
+    let answered: DecideResult[];
+    try {
+      answered = batchDecisions(
+        await postJson(transport, "api/v1/decisions/batch", { decisions: asked }),
+        asked.length,
+      );
+      reporter.succeeded();
+    } catch (error) {
+      answered = asked.map((body) => unavailable(body, error));
+    }
+    let next = 0;
+    return results.map((result) => result ?? (answered[next++] as DecideResult));
+  }
+
+  async function decideBatch(requests: readonly DecisionRequest[]): Promise<DecideResult[]> {
+    if (!Array.isArray(requests)) throw new TypeError("decideBatch takes an array of requests");
+    const bodies = requests.map(wireRequest);
+    const results: DecideResult[] = [];
+    // In order, one chunk after the other: a later request for the same customer sees the earlier ones.
+    for (let start = 0; start < bodies.length; start += MAX_BATCH) {
+      results.push(...(await decideChunk(bodies.slice(start, start + MAX_BATCH))));
+    }
+    return results;
+  }
+
+  return {
+    decide,
+    decideBatch,
+    express: (middlewareOptions = {}) => expressMiddleware(decide, remember, middlewareOptions),
+    hono: (middlewareOptions = {}) => honoMiddleware(decide, remember, middlewareOptions),
+    withRateLimit: (handler, middlewareOptions = {}) =>
+      fetchMiddleware(decide, remember, handler, middlewareOptions),
+    decisionOf: (request) => remembered.get(request),
+  };
+}
+
+/** keyRefused reports whether Ratekeeper refused a request as invalid because of its customer key. */
+function keyRefused(error: unknown): boolean {
+  if (!(error instanceof RatekeeperError) || error.status !== 400) return false;
+  const errors = (error.body as { errors?: unknown } | null | undefined)?.errors;
+  if (typeof errors !== "object" || errors === null) return false;
+  return Object.keys(errors).some((path) => path === "key" || path.startsWith("key."));
+}
+
+/** batchDecisions reads a batch answer: exactly `count` decisions, else a RatekeeperError. */
+function batchDecisions(answer: unknown, count: number): DecideResult[] {
+  const results = (answer as { results?: unknown } | null)?.results;
+  const decisions = Array.isArray(results) ? results.map(asDecision) : [];
+  if (decisions.length !== count || decisions.some((d) => d === null)) {
+    throw new RatekeeperError(
+      "invalid_response",
+      `Ratekeeper's batch answer does not hold ${count} decisions`,
+      { status: 200, body: answer },
+    );
+  }
+  return decisions as DecideResult[];
+}

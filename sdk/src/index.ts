@@ -1,0 +1,39 @@
+// @ratekeeper/client: ask a Ratekeeper server whether a customer may make a request, from any
+// runtime with fetch (Node 20+, Bun, Deno, edge functions), with middleware for Express 5, Hono and
+// fetch-style handlers.
+
+export type { ExpressMiddleware, NodeRequestLike, NodeResponseLike } from "./adapters/express.js";
+export type { FetchHandler } from "./adapters/fetch.js";
+export type { HonoContextLike, HonoMiddleware } from "./adapters/hono.js";
+export {
+  createRatekeeper,
+  DEFAULT_TIMEOUT_MS,
+  type Ratekeeper,
+  type RatekeeperOptions,
+} from "./client.js";
+export { RatekeeperError, type RatekeeperErrorKind } from "./errors.js";
+export {
+  bearerKey,
+  type CustomerIdentity,
+  operationOf,
+  type RateLimitOptions,
+} from "./gate.js";
+export { MAX_BATCH, MAX_KEY_LENGTH } from "./requests.js";
+export type { AbortAfter, FetchLike } from "./transport.js";
+export {
+  type BatchDecisionRequest,
+  type BatchDecisionResponse,
+  type BindingLimit,
+  type CustomerRef,
+  DECISION_REASONS,
+  type Decision,
+  type DecisionCustomer,
+  type DecisionReason,
+  type DecisionRequest,
+  OPERATIONS,
+  type Operation,
+  type PlanRef,
+  type Problem,
+  type RateLimitHeaders,
+} from "./types.js";
+export type { DecideResult, Logger, OnUnavailable, UnavailableDecision } from "./unavailable.js";

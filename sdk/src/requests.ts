@@ -1,0 +1,125 @@
+import { unknownKeyProblem } from "./problems.js";
+import { type Decision, type DecisionRequest, OPERATIONS, type Operation } from "./types.js";
+
+/**
+ * MAX_KEY_LENGTH is the longest customer key (characters) worth asking about. Ratekeeper's keys are
+ * 35 characters ("rk_" and 32); a longer string, an empty one or one with whitespace or control
+ * characters names no customer and is answered `unknown_key` without a call.
+ */
+export const MAX_KEY_LENGTH = 256;
+
+/** MAX_BATCH is how many decisions one call to the batch endpoint may carry. */
+export const MAX_BATCH = 1000;
+
+/** WireRequest is a DecisionRequest with only the fields the decision API knows, ready to send. */
+export type WireRequest = Record<string, unknown>;
+
+/** plausibleKey reports whether `key` could be a customer's API key (see MAX_KEY_LENGTH). */
+export function plausibleKey(key: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses.
+  return key.length > 0 && key.length <= MAX_KEY_LENGTH && !/[\s\x00-\x1f\x7f]/.test(key);
+}
+
+function isPositiveSafeInteger(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value > 0;
+}
+
+/**
+ * wireRequest checks a DecisionRequest and returns the body to send, with only the fields the
+ * decision API knows. A malformed request is the application's mistake, so it throws: a
+ * TypeError for a wrong shape or type, a RangeError for a cost or id out of range.
+ */
+export function wireRequest(request: DecisionRequest): WireRequest {
+  if (typeof request !== "object" || request === null) {
+    throw new TypeError("A decision request must be an object");
+  }
+  const { key, customerId, operation, cost, peek } = request as Record<string, unknown>;
+  const body: WireRequest = {};
+  if (key !== undefined && customerId !== undefined) {
+    throw new TypeError("A decision request names the customer by key or by customerId, not both");
+  }
+  if (key !== undefined) {
+    if (typeof key !== "string") throw new TypeError("key must be a string");
+    body.key = key;
+  } else if (customerId !== undefined) {
+    if (!isPositiveSafeInteger(customerId)) {
+      throw new RangeError("customerId must be a positive safe integer");
+    }
+    body.customerId = customerId;
+  } else {
+    throw new TypeError("A decision request needs a key or a customerId");
+  }
+  if (!OPERATIONS.includes(operation as Operation)) {
+    throw new TypeError(`operation must be one of ${OPERATIONS.join(", ")}`);
+  }
+  body.operation = operation;
+  if (cost !== undefined) {
+    if (!isPositiveSafeInteger(cost)) throw new RangeError("cost must be a positive safe integer");
+    body.cost = cost;
+  }
+  if (peek !== undefined) {
+    if (typeof peek !== "boolean") throw new TypeError("peek must be a boolean");
+    body.peek = peek;
+  }
+  return body;
+}
+
+/**
+ * unknownKeyDecision is the decision for a key that cannot name a customer, made without asking
+ * Ratekeeper: 401 with the unknown-key problem, as Ratekeeper itself would answer.
+ */
+export function unknownKeyDecision(body: WireRequest): Decision {
+  return {
+    allowed: false,
+    reason: "unknown_key",
+    status: 401,
+    customer: null,
+    operation: body.operation as Operation,
+    cost: (body.cost as number | undefined) ?? 1,
+    remaining: null,
+    limit: null,
+    resetAfterMs: null,
+    retryAfterMs: null,
+    headers: {},
+    problem: unknownKeyProblem(),
+  };
+}
+
+/** answerableLocally reports whether a request names a key that no customer can have. */
+export function answerableLocally(body: WireRequest): boolean {
+  return typeof body.key === "string" && !plausibleKey(body.key);
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === "string")
+  );
+}
+
+/**
+ * asDecision returns `value` as a Decision when it has what an answer to a client needs (allowed,
+ * reason, an HTTP status, string headers, a problem object or null), else null.
+ */
+export function asDecision(value: unknown): Decision | null {
+  if (typeof value !== "object" || value === null) return null;
+  const d = value as Record<string, unknown>;
+  const statusOk =
+    typeof d.status === "number" &&
+    Number.isInteger(d.status) &&
+    d.status >= 200 &&
+    d.status <= 599;
+  const problemOk = d.problem === null || d.problem === undefined || typeof d.problem === "object";
+  if (
+    typeof d.allowed !== "boolean" ||
+    typeof d.reason !== "string" ||
+    !statusOk ||
+    !isStringRecord(d.headers) ||
+    !problemOk
+  ) {
+    return null;
+  }
+  return { ...(d as unknown as Decision), problem: (d.problem as Decision["problem"]) ?? null };
+}

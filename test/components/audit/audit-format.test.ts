@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import {
+  ACTION_LABELS,
+  actionLabel,
+  describeChange,
+  entityOf,
+} from "@/components/audit/audit-format";
+import { formatDateTime } from "@/lib/format";
+import { AUDIT_ACTIONS } from "@/lib/vocabulary";
+
+const entry = {
+  entityType: "customer",
+  entityId: "2",
+  entityName: "Acme",
+  before: null,
+  after: null,
+};
+
+describe("the audit log's words", () => {
+  // Regression: the log showed raw codes such as "customer.reset-buckets".
+  it("names every action in words", () => {
+    for (const action of AUDIT_ACTIONS) {
+      expect(ACTION_LABELS[action]).toMatch(/^[A-Z][a-z]+( [a-z]+)*$/);
+      expect(actionLabel(action)).not.toContain(".");
+    }
+    expect(actionLabel("customer.reset-buckets")).toBe("Buckets reset");
+    expect(actionLabel("webhook.fire")).toBe("webhook.fire");
+  });
+
+  // Regression: a reset read "buckets 4 → 0".
+  it("counts the buckets a reset cleared", () => {
+    const reset = {
+      action: "customer.reset-buckets",
+      before: { buckets: 4 },
+      after: { buckets: 0 },
+    };
+    expect(describeChange(reset)).toEqual({
+      kind: "note",
+      text: "4 buckets cleared: every limit starts full",
+    });
+    expect(describeChange({ ...reset, before: { buckets: 1 } })).toEqual({
+      kind: "note",
+      text: "1 bucket cleared: every limit starts full",
+    });
+    expect(describeChange({ ...reset, before: { buckets: 0 } }).kind).toBe("note");
+    expect(
+      describeChange({ action: "customer.update", before: { name: "A" }, after: { name: "B" } }),
+    ).toEqual({ kind: "changed", changes: [{ field: "name", before: "A", after: "B" }] });
+  });
+
+  // Regression: the log said "customer #2" where the customer has a name.
+  it("names a customer or plan by its current name, and a deleted one by its recorded name", () => {
+    expect(entityOf(entry)).toEqual({ name: "Acme", href: "/customers/2", gone: false });
+    expect(entityOf({ ...entry, entityType: "plan", entityName: "Pro" })).toEqual({
+      name: "Pro",
+      href: "/plans/2",
+      gone: false,
+    });
+    expect(entityOf({ ...entry, entityName: null, before: { name: "Old Acme" } })).toEqual({
+      name: "Old Acme",
+      gone: true,
+    });
+    expect(entityOf({ ...entry, entityName: null })).toEqual({ name: "customer #2", gone: true });
+  });
+
+  // Regression: times had no zone, so an entry's hour was ambiguous to a reader elsewhere.
+  it("writes times to the second with their zone", () => {
+    const at = Date.UTC(2026, 10, 22, 14, 3, 5);
+    expect(formatDateTime(at, "UTC")).toBe("22 Nov 2026, 14:03:05 UTC");
+    expect(formatDateTime(at, "America/New_York")).toMatch(/^22 Nov 2026, 09:03:05 (EST|GMT-5)$/);
+  });
+});
