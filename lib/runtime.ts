@@ -6,6 +6,7 @@ import { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
 import { appClock } from "@/lib/clock";
 import { getEnv } from "@/lib/env";
 import { type Clock, Limiter, limit } from "@/lib/limiter";
+import type { RedisClient } from "@/lib/limiter-redis";
 import { consoleLogger, type Logger } from "@/lib/log";
 import { createMetrics, type Metrics } from "@/lib/metrics";
 import { generateApiKey } from "@/lib/policy/api-key";
@@ -15,8 +16,13 @@ import { createPolicyLimiter, type RequestInput } from "@/lib/policy/policy-limi
 import { PolicyStore } from "@/lib/policy/policy-store";
 import { PolicySync } from "@/lib/policy/policy-sync";
 import { type FailurePolicy, RedisDecisionStore } from "@/lib/policy/redis-decision-store";
-import { TrafficLog } from "@/lib/policy/traffic";
 import { connectRedis, connectRedisCluster } from "@/lib/redis";
+import { TrafficLog } from "@/lib/usage/traffic-log";
+import {
+  DEFAULT_USAGE_SETTINGS,
+  UsageService,
+  type UsageSettings,
+} from "@/lib/usage/usage-service";
 
 /** Runtime is the process's one set of shared state: database, policy, limiter, counters. */
 export interface Runtime {
@@ -33,6 +39,8 @@ export interface Runtime {
   /** limiter is the in-memory limiter: the one that decides, or Redis's stand-in. */
   limiter: Limiter<RequestInput, string>;
   traffic: TrafficLog;
+  /** usage counts every decision into the rollups and keeps them (flush, fold, fleet view). */
+  usage: UsageService;
   metrics: Metrics;
   auth: OperatorAuth;
   /** serviceTokenUsage holds service tokens' last use in memory and writes it now and then. */
@@ -45,6 +53,15 @@ export interface Runtime {
    * the failure policy applies.
    */
   ready(): Promise<void>;
+  /**
+   * shutdown flushes the usage counts still in memory (to SQLite, or to Redis for the fleet),
+   * then closes: the server entry's stop on SIGTERM and SIGINT.
+   */
+  shutdown(): Promise<void>;
+  /**
+   * close stops everything at once; without Redis it first writes the usage counts still in
+   * memory to SQLite (with Redis only `shutdown` can hand them over).
+   */
   close(): void;
 }
 
@@ -56,12 +73,14 @@ export interface RuntimeOptions {
   log?: Logger;
   /** redis, when set, keeps the buckets in Redis and shares policy changes between instances. */
   redis?: RedisOptions;
+  /** usage sets the rollups (see lib/env.ts); `timers: false` leaves flushing to the caller. */
+  usage?: Partial<UsageSettings> & { timers?: boolean };
   /**
-   * usageFlushIntervalMs is how often service tokens' last uses are looked at for writing
+   * tokenUseFlushIntervalMs is how often service tokens' last uses are looked at for writing
    * (10 s by default; each token is written at most once a minute). 0 starts no timer: tests
    * flush by hand.
    */
-  usageFlushIntervalMs?: number;
+  tokenUseFlushIntervalMs?: number;
 }
 
 /**
@@ -113,12 +132,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   }
   const auth = new OperatorAuth(db, clock, options.adminPassword, log);
   const serviceTokenUsage = new ServiceTokenUsage(db, log);
-  const usageFlushIntervalMs = options.usageFlushIntervalMs ?? 10_000;
-  const usageTimer =
-    usageFlushIntervalMs > 0
-      ? setInterval(() => serviceTokenUsage.flush(clock.now()), usageFlushIntervalMs)
+  const tokenUseFlushIntervalMs = options.tokenUseFlushIntervalMs ?? 10_000;
+  const tokenUseTimer =
+    tokenUseFlushIntervalMs > 0
+      ? setInterval(() => serviceTokenUsage.flush(clock.now()), tokenUseFlushIntervalMs)
       : undefined;
-  usageTimer?.unref();
+  tokenUseTimer?.unref();
   const policy = new PolicyStore(db, clock);
   const limiter = createPolicyLimiter(clock);
   const loginLimiter = new Limiter((ip: string) => ip, limit(10, "1m"), { clock });
@@ -130,11 +149,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     () => denyCache?.size ?? 0,
   );
   let sync: PolicySync | undefined;
+  let usageRedis: { client: RedisClient; prefix: string; timeoutMs: number } | undefined;
   if (options.redis) {
     const { prefix = "rk", timeoutMs = 200 } = options.redis;
     const denyCacheEntries = options.redis.denyCache ?? DEFAULT_DENY_CACHE_ENTRIES;
     if (denyCacheEntries > 0) denyCache = new DenyCache(denyCacheEntries);
     const { client, subscriber } = connectStore(options.redis, timeoutMs, log);
+    usageRedis = { client, prefix, timeoutMs };
     const store = new RedisDecisionStore({
       redis: client,
       prefix,
@@ -161,6 +182,27 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     decisions = store;
     sync = policySync;
   }
+  const traffic = new TrafficLog(300);
+  const { timers = true, ...settings } = options.usage ?? {};
+  const usage = new UsageService({
+    clock,
+    log,
+    metrics,
+    traffic,
+    db,
+    redis: usageRedis,
+    settings: { ...DEFAULT_USAGE_SETTINGS, ...settings },
+  });
+  if (timers) usage.start();
+  const close = () => {
+    usage.halt();
+    clearInterval(tokenUseTimer);
+    serviceTokenUsage.flush(clock.now(), true);
+    sync?.close();
+    void decisions.close();
+    limiter.close();
+    sqlite.close();
+  };
   return {
     db,
     sqlite,
@@ -169,7 +211,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     policy,
     decisions,
     limiter,
-    traffic: new TrafficLog(300),
+    traffic,
+    usage,
     metrics,
     auth,
     serviceTokenUsage,
@@ -177,14 +220,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     async ready() {
       await Promise.all([decisions.ready(), sync?.subscribed]);
     },
-    close() {
-      clearInterval(usageTimer);
-      serviceTokenUsage.flush(clock.now(), true);
-      sync?.close();
-      void decisions.close();
-      limiter.close();
-      sqlite.close();
+    async shutdown() {
+      await usage.stop();
+      close();
     },
+    close,
   };
 }
 
@@ -211,6 +251,11 @@ export function getRuntime(): Runtime {
               denyCache: env.REDIS_DENY_CACHE === "on" ? env.REDIS_DENY_CACHE_SIZE : 0,
             }
           : undefined,
+      usage: {
+        flushIntervalMs: env.USAGE_FLUSH_INTERVAL_MS,
+        minuteRetentionDays: env.USAGE_MINUTE_RETENTION_DAYS,
+        hourRetentionDays: env.USAGE_HOUR_RETENTION_DAYS,
+      },
     });
   }
   return globalRef.__ratekeeperRuntime;

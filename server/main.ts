@@ -86,18 +86,36 @@ server.listen(env.PORT, env.HOST, () => {
   runtime.log.info(`Listening on http://${env.HOST}:${env.PORT}${dev ? " (development)" : ""}`);
 });
 
+/** STOP_GRACE_MS bounds how long a stop waits for open connections before it flushes and exits. */
+const STOP_GRACE_MS = 10_000;
+
 let stopping = false;
-function stop(signal: NodeJS.Signals): void {
+/**
+ * stop closes the listener, waits for the requests in flight (at most STOP_GRACE_MS), then
+ * flushes the usage counts still in memory and closes the runtime before exiting: what a stop
+ * loses is nothing, where a crash loses at most the last flush interval's counts.
+ */
+async function stop(signal: NodeJS.Signals): Promise<void> {
   if (stopping) return;
   stopping = true;
   runtime.log.info(`${signal}: closing.`);
-  server.close(() => {
-    runtime.close();
-    process.exit(0);
-  });
-  // Keep-alive connections would hold close() open; end the idle ones, and give up after 10 s.
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Keep-alive connections would hold close() open; end the idle ones, and give up waiting later.
   server.closeIdleConnections();
-  setTimeout(() => process.exit(0), 10_000).unref();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    closed,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, STOP_GRACE_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  try {
+    await runtime.shutdown();
+  } catch (cause) {
+    runtime.log.error("Closing failed", cause);
+  }
+  process.exit(0);
 }
-process.on("SIGTERM", stop);
-process.on("SIGINT", stop);
+process.on("SIGTERM", (signal) => void stop(signal));
+process.on("SIGINT", (signal) => void stop(signal));
