@@ -40,7 +40,7 @@ export function seed(databasePath: string, adminPassword: string): Fixture {
     databasePath,
     adminPassword,
     log: silentLogger,
-    usageFlushIntervalMs: 0,
+    tokenUseFlushIntervalMs: 0,
   });
   try {
     const now = Date.now();

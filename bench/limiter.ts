@@ -11,6 +11,7 @@
  * unevenly.
  */
 import { printAllocations, probeAllocations } from "./allocation-probe";
+import { printDecide, probeUsageCounter, runDecide } from "./decide-cases";
 import { checkDeniedThrowsNothing, printDeniedCheck } from "./denied-contract";
 import { runManyKeys } from "./heap-per-bucket";
 import { runHot } from "./hot-run";
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
   await runHot();
   const deniedCheck = checkDeniedThrowsNothing();
   const allocations = await probeAllocations();
+  await runDecide();
+  const counterAllocation = await probeUsageCounter();
   await runManyKeys();
 
   const waited = interference.waitingNs / interference.wallNs;
@@ -61,6 +64,9 @@ async function main(): Promise<void> {
     console.log("The same, on-CPU time:");
     printTargets("cpu", deniedCheck);
   }
+
+  console.log("");
+  printDecide(counterAllocation);
 
   printFailures();
   printInterference(machine, waited, disturbed);

@@ -5,8 +5,8 @@ import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "./schema";
 
-/** Db is the drizzle handle over one SQLite file. */
-export type Db = BetterSQLite3Database<typeof schema>;
+/** Db is the drizzle handle over one SQLite file; `$client` is its better-sqlite3 connection. */
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 /** Tx is a transaction (or the db itself): query functions accept either. */
 export type Tx = Pick<Db, "select" | "insert" | "update" | "delete" | "run" | "get" | "all">;

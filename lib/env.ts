@@ -129,8 +129,33 @@ const envSchema = z
       .max(Number.MAX_SAFE_INTEGER, "GATEWAY_MAX_BODY is too large")
       .default(10 * 1024 * 1024),
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    USAGE_FLUSH_INTERVAL_MS: z.coerce
+      .number()
+      .int("USAGE_FLUSH_INTERVAL_MS must be a whole number of milliseconds")
+      .min(100, "USAGE_FLUSH_INTERVAL_MS must be at least 100")
+      .max(60_000, "USAGE_FLUSH_INTERVAL_MS must be at most 60000 (a minute)")
+      .default(5_000),
+    USAGE_MINUTE_RETENTION_DAYS: z.coerce
+      .number()
+      .int("USAGE_MINUTE_RETENTION_DAYS must be a whole number of days")
+      .min(1, "USAGE_MINUTE_RETENTION_DAYS must be at least 1")
+      .max(90, "USAGE_MINUTE_RETENTION_DAYS must be at most 90")
+      .default(7),
+    USAGE_HOUR_RETENTION_DAYS: z.coerce
+      .number()
+      .int("USAGE_HOUR_RETENTION_DAYS must be a whole number of days")
+      .min(1, "USAGE_HOUR_RETENTION_DAYS must be at least 1")
+      .max(3_650, "USAGE_HOUR_RETENTION_DAYS must be at most 3650")
+      .default(90),
   })
   .superRefine((env, ctx) => {
+    if (env.USAGE_HOUR_RETENTION_DAYS < env.USAGE_MINUTE_RETENTION_DAYS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["USAGE_HOUR_RETENTION_DAYS"],
+        message: "USAGE_HOUR_RETENTION_DAYS must be at least USAGE_MINUTE_RETENTION_DAYS",
+      });
+    }
     if (env.REDIS_URL !== undefined && env.REDIS_CLUSTER_NODES !== undefined) {
       ctx.addIssue({
         code: "custom",

@@ -1,10 +1,39 @@
-import { Counter, Gauge, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { durationClock } from "@/lib/clock";
+import type { Clock } from "@/lib/limiter";
+
+/** DECISION_BUCKETS_SECONDS span an in-memory decision (microseconds) to a slow Redis (100 ms). */
+const DECISION_BUCKETS_SECONDS = [
+  0.000_005, 0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01,
+  0.025, 0.05, 0.1, 0.25,
+];
+
+/** UsageSink names where a usage flush writes: SQLite directly, or Redis for the fleet. */
+export type UsageSink = "sqlite" | "redis";
+
+/** UsageFlushHealth is what the usage flush reports to the scrape, read at each scrape. */
+export interface UsageFlushHealth {
+  /** lastFlushAgeSeconds is how long ago the last flush succeeded (or the instance started). */
+  lastFlushAgeSeconds(): number;
+  /** pendingRows is how many rows wait in memory for a flush or a retry. */
+  pendingRows(): number;
+}
 
 /** Metrics are the Prometheus series the app exports at /api/metrics. */
 export interface Metrics {
   registry: Registry;
   /** decision counts one protected decision by plan, operation and outcome. */
   decision(plan: string, operation: string, allowed: boolean): void;
+  /** decisionStarted returns the instant (ms, fractional) a decision's timing starts from. */
+  decisionStarted(): number;
+  /** decisionTimed observes a decision made by `store` that started at `started`. */
+  decisionTimed(store: string, started: number): void;
+  /** usageFlushed counts the rows a flush wrote to a sink. */
+  usageFlushed(sink: UsageSink, rows: number): void;
+  /** usageFlushFailed counts a flush (or a claim) that failed. */
+  usageFlushFailed(sink: UsageSink): void;
+  /** watchUsage makes the scrape report the usage flush's health. */
+  watchUsage(health: UsageFlushHealth): void;
   storeErrors: Counter<"store">;
   /** denyCacheHits counts refusals answered from an instance's memory instead of Redis. */
   denyCacheHits: Counter;
@@ -13,12 +42,14 @@ export interface Metrics {
 /**
  * createMetrics builds a private registry; `bucketCount`, `storeUp` and `refusalsRemembered`
  * are read at each scrape (`storeUp` is 1 while the shared store answers, or always with
- * buckets in memory; `refusalsRemembered` is the deny cache's size, 0 without one).
+ * buckets in memory; `refusalsRemembered` is the deny cache's size, 0 without one). `timer`
+ * times decisions (the monotonic clock by default).
  */
 export function createMetrics(
   bucketCount: () => number,
   storeUp: () => boolean = () => true,
   refusalsRemembered: () => number = () => 0,
+  timer: Clock = durationClock,
 ): Metrics {
   const registry = new Registry();
   const decisions = new Counter({
@@ -49,6 +80,42 @@ export function createMetrics(
     labelNames: ["store"] as const,
     registers: [registry],
   });
+  const duration = new Histogram({
+    name: "ratekeeper_decision_duration_seconds",
+    help: "Time to decide (the bucket store's call), by where it was decided.",
+    labelNames: ["store"] as const,
+    buckets: DECISION_BUCKETS_SECONDS,
+    registers: [registry],
+  });
+  const flushedRows = new Counter({
+    name: "ratekeeper_usage_flush_rows_total",
+    help: "Usage rollup rows flushed, by sink: SQLite (written), or Redis (pushed for the fleet).",
+    labelNames: ["sink"] as const,
+    registers: [registry],
+  });
+  const flushFailures = new Counter({
+    name: "ratekeeper_usage_flush_failures_total",
+    help: "Usage flushes and claims that failed (their rows are kept and tried again).",
+    labelNames: ["sink"] as const,
+    registers: [registry],
+  });
+  let health: UsageFlushHealth | undefined;
+  new Gauge({
+    name: "ratekeeper_usage_last_flush_age_seconds",
+    help: "Seconds since the last successful usage flush (or since start, before the first).",
+    registers: [registry],
+    collect() {
+      this.set(health?.lastFlushAgeSeconds() ?? 0);
+    },
+  });
+  new Gauge({
+    name: "ratekeeper_usage_pending_rows",
+    help: "Usage rows waiting in this instance's memory for a flush or a retry.",
+    registers: [registry],
+    collect() {
+      this.set(health?.pendingRows() ?? 0);
+    },
+  });
   new Gauge({
     name: "ratekeeper_deny_cache_entries",
     help: "Refusals this instance remembers until their retry-after (the deny cache).",
@@ -64,6 +131,7 @@ export function createMetrics(
   });
   // Label lookups hash their values; cache the children so a decision costs one increment.
   const children = new Map<string, { inc(): void }>();
+  const timers = new Map<string, { observe(value: number): void }>();
   return {
     registry,
     storeErrors,
@@ -77,6 +145,24 @@ export function createMetrics(
         children.set(id, child);
       }
       child.inc();
+    },
+    decisionStarted: () => timer.now(),
+    decisionTimed(store, started) {
+      let child = timers.get(store);
+      if (!child) {
+        child = duration.labels(store);
+        timers.set(store, child);
+      }
+      child.observe((timer.now() - started) / 1000);
+    },
+    usageFlushed(sink, rows) {
+      flushedRows.labels(sink).inc(rows);
+    },
+    usageFlushFailed(sink) {
+      flushFailures.labels(sink).inc();
+    },
+    watchUsage(watched) {
+      health = watched;
     },
   };
 }

@@ -10,6 +10,7 @@ import type { PolicyStore } from "@/lib/policy/policy-store";
 import { PolicySync } from "@/lib/policy/policy-sync";
 import { type FailurePolicy, RedisDecisionStore } from "@/lib/policy/redis-decision-store";
 import { connectRedis, connectRedisCluster } from "@/lib/redis";
+import type { UsageSettings } from "@/lib/usage/usage-service";
 
 /**
  * RedisOptions configure the Redis store (see lib/env.ts for the variables behind them): one
@@ -57,6 +58,15 @@ export function redisOptionsOf(env: Env): RedisOptions | undefined {
   };
 }
 
+/** usageSettingsOf reads the usage rollups' settings from the validated environment. */
+export function usageSettingsOf(env: Env): Partial<UsageSettings> {
+  return {
+    flushIntervalMs: env.USAGE_FLUSH_INTERVAL_MS,
+    minuteRetentionDays: env.USAGE_MINUTE_RETENTION_DAYS,
+    hourRetentionDays: env.USAGE_HOUR_RETENTION_DAYS,
+  };
+}
+
 /** RedisPlane is what the Redis store of a runtime holds besides its decisions. */
 export interface RedisPlane {
   /** client is the command connection (one server or a cluster). */
@@ -64,6 +74,8 @@ export interface RedisPlane {
   /** sync carries the policy notices between instances (and edges). */
   sync: PolicySync;
   prefix: string;
+  /** timeoutMs bounds each call (the usage relay times its own by it too). */
+  timeoutMs: number;
 }
 
 /** Decisions are a runtime's decision store and counters, and its Redis connections if any. */
@@ -126,5 +138,5 @@ export function createDecisions(options: DecisionsOptions): Decisions {
   policy.changed = (customerIds) => store.invalidate(customerIds);
   store.announceReset = (customerId) => sync.publishReset(customerId);
   decisions = store;
-  return { decisions, metrics, redis: { client, sync, prefix } };
+  return { decisions, metrics, redis: { client, sync, prefix, timeoutMs } };
 }

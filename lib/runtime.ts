@@ -15,8 +15,18 @@ import { PolicyStore } from "@/lib/policy/policy-store";
 import { RedisSnapshots } from "@/lib/policy/redis-snapshot";
 import { SnapshotWriter } from "@/lib/policy/snapshot-writer";
 import { readPolicyState } from "@/lib/policy/sqlite-policy";
-import { TrafficLog } from "@/lib/policy/traffic";
-import { createDecisions, type RedisOptions, redisOptionsOf } from "@/lib/runtime-decisions";
+import {
+  createDecisions,
+  type RedisOptions,
+  redisOptionsOf,
+  usageSettingsOf,
+} from "@/lib/runtime-decisions";
+import { TrafficLog } from "@/lib/usage/traffic-log";
+import {
+  DEFAULT_USAGE_SETTINGS,
+  UsageService,
+  type UsageSettings,
+} from "@/lib/usage/usage-service";
 import type { Role } from "@/lib/vocabulary";
 
 export type { RedisOptions } from "@/lib/runtime-decisions";
@@ -39,10 +49,15 @@ export interface DataPlaneRuntime {
   /** limiter is the in-memory limiter: the one that decides, or Redis's stand-in. */
   limiter: Limiter<RequestInput, string>;
   traffic: TrafficLog;
+  /**
+   * usage counts every decision into the rollups: written to SQLite (the full app without
+   * Redis), or pushed to Redis for the fleet and claimed into SQLite by the full app, once.
+   */
+  usage: UsageService;
   metrics: Metrics;
   /**
    * serviceTokenUsage holds service tokens' last use in memory and writes it now and then (on
-   * the control plane; an edge keeps it in memory).
+   * the full app; an edge keeps it in memory).
    */
   serviceTokenUsage: ServiceTokenUsage;
   /**
@@ -51,6 +66,15 @@ export interface DataPlaneRuntime {
    * Until then Redis calls fail and the failure policy applies.
    */
   ready(): Promise<void>;
+  /**
+   * shutdown flushes the usage counts still in memory (to SQLite, or to Redis for the fleet),
+   * then closes: the server entry's stop on SIGTERM and SIGINT.
+   */
+  shutdown(): Promise<void>;
+  /**
+   * close stops everything at once; without Redis it first writes the usage counts still in
+   * memory to SQLite (with Redis only `shutdown` can hand them over).
+   */
   close(): void;
 }
 
@@ -71,17 +95,20 @@ export interface RuntimeOptions {
   log?: Logger;
   /** redis, when set, keeps the buckets in Redis and shares policy changes between instances. */
   redis?: RedisOptions;
+  /** usage sets the rollups (see lib/env.ts); `timers: false` leaves flushing to the caller. */
+  usage?: Partial<UsageSettings> & { timers?: boolean };
   /**
-   * usageFlushIntervalMs is how often service tokens' last uses are looked at for writing
+   * tokenUseFlushIntervalMs is how often service tokens' last uses are looked at for writing
    * (10 s by default; each token is written at most once a minute). 0 starts no timer: tests
    * flush by hand.
    */
-  usageFlushIntervalMs?: number;
+  tokenUseFlushIntervalMs?: number;
 }
 
 /**
  * createRuntime opens the database (migrating it), seeds a new one with the demo plans and a
- * demo customer whose key it prints once, and builds the policy and the shared limiter.
+ * demo customer whose key it prints once, and builds the policy and the shared limiter. With
+ * Redis it is the control plane of any edges: it keeps the policy snapshot in Redis for them.
  */
 export function createRuntime(options: RuntimeOptions): Runtime {
   const clock = options.clock ?? appClock;
@@ -95,12 +122,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   }
   const auth = new OperatorAuth(db, clock, options.adminPassword, log);
   const serviceTokenUsage = new ServiceTokenUsage(db, log);
-  const usageFlushIntervalMs = options.usageFlushIntervalMs ?? 10_000;
-  const usageTimer =
-    usageFlushIntervalMs > 0
-      ? setInterval(() => serviceTokenUsage.flush(clock.now()), usageFlushIntervalMs)
+  const tokenUseFlushIntervalMs = options.tokenUseFlushIntervalMs ?? 10_000;
+  const tokenUseTimer =
+    tokenUseFlushIntervalMs > 0
+      ? setInterval(() => serviceTokenUsage.flush(clock.now()), tokenUseFlushIntervalMs)
       : undefined;
-  usageTimer?.unref();
+  tokenUseTimer?.unref();
   const policy = new PolicyStore(clock, () => readPolicyState(db));
   const limiter = createPolicyLimiter(clock);
   const loginLimiter = new Limiter((ip: string) => ip, limit(10, "1m"), { clock });
@@ -131,6 +158,28 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   }
   const { decisions, metrics } = plane;
   const sync = plane.redis?.sync;
+  const traffic = new TrafficLog(300);
+  const { timers = true, ...settings } = options.usage ?? {};
+  const usage = new UsageService({
+    clock,
+    log,
+    metrics,
+    traffic,
+    db,
+    redis: plane.redis,
+    settings: { ...DEFAULT_USAGE_SETTINGS, ...settings },
+  });
+  if (timers) usage.start();
+  const close = () => {
+    usage.halt();
+    clearInterval(tokenUseTimer);
+    serviceTokenUsage.flush(clock.now(), true);
+    writer?.close();
+    sync?.close();
+    void decisions.close();
+    limiter.close();
+    sqlite.close();
+  };
   return {
     role: "full",
     db,
@@ -140,7 +189,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     policy,
     decisions,
     limiter,
-    traffic: new TrafficLog(300),
+    traffic,
+    usage,
     metrics,
     auth,
     serviceTokenUsage,
@@ -148,15 +198,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     async ready() {
       await Promise.all([decisions.ready(), sync?.subscribed]);
     },
-    close() {
-      clearInterval(usageTimer);
-      serviceTokenUsage.flush(clock.now(), true);
-      writer?.close();
-      sync?.close();
-      void decisions.close();
-      limiter.close();
-      sqlite.close();
+    async shutdown() {
+      await usage.stop();
+      close();
     },
+    close,
   };
 }
 
@@ -173,6 +219,7 @@ export function getRuntime(): Runtime {
       databasePath: env.DATABASE_PATH,
       adminPassword: env.ADMIN_PASSWORD,
       redis: redisOptionsOf(env),
+      usage: usageSettingsOf(env),
     });
   }
   return globalRef.__ratekeeperRuntime;

@@ -25,11 +25,40 @@ export interface LimitShape {
   periodMs: number;
 }
 
-/** LimitRow is one limit of a plan or an override: a shape for one operation. */
-export interface LimitRow extends LimitShape {
+/**
+ * PolicyLimit is a limit of a plan or an override. A dry-run limit (`dryRun: true`) is evaluated
+ * on every admitted decision, on its own buckets, and counted when it would have refused, but
+ * never refuses; absent means enforced.
+ */
+export interface PolicyLimit extends LimitShape {
+  dryRun?: boolean;
+}
+
+/** LimitRow is one limit of a plan: a policy limit for one operation. */
+export interface LimitRow extends PolicyLimit {
   operation: Operation;
 }
 
+/** LIMIT_SOURCES say where a customer's limits for an operation come from. */
+export const LIMIT_SOURCES = ["plan", "override"] as const;
+
+/** LimitSource is "plan" or "override". */
+export type LimitSource = (typeof LIMIT_SOURCES)[number];
+
+/**
+ * USAGE_OUTCOMES are what the usage rollups count a decision as: admitted, refused for its
+ * limits (429 and 413), or refused because the shared store was unreachable (503).
+ */
+export const USAGE_OUTCOMES = ["allowed", "denied", "unavailable"] as const;
+
+/** UsageOutcome is one of USAGE_OUTCOMES. */
+export type UsageOutcome = (typeof USAGE_OUTCOMES)[number];
+
+/** USAGE_GRANULARITIES are the steps a usage series can be read in (days are UTC days). */
+export const USAGE_GRANULARITIES = ["minute", "hour", "day"] as const;
+
+/** UsageGranularity is one of USAGE_GRANULARITIES. */
+export type UsageGranularity = (typeof USAGE_GRANULARITIES)[number];
 /**
  * AUDIT_ACTIONS are the kinds of operator change the audit log records, as stored in its
  * `action` column: the services write them, the audit filter accepts only them.
@@ -38,6 +67,7 @@ export const AUDIT_ACTIONS = [
   "plan.create",
   "plan.update",
   "plan.delete",
+  "plan.promote-dry-run",
   "customer.create",
   "customer.update",
   "customer.suspend",
@@ -47,6 +77,7 @@ export const AUDIT_ACTIONS = [
   "customer.delete",
   "override.set",
   "override.clear",
+  "override.promote-dry-run",
   "service-token.create",
   "service-token.revoke",
 ] as const;

@@ -11,6 +11,7 @@ import { getEnv } from "@/lib/env";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/route/client-address";
 import { MALFORMED_PATH, malformedPath } from "@/lib/route/request-target";
 import { edgeRuntimeOf } from "@/lib/runtime-edge";
+import { stopOnSignals } from "./stop";
 
 const env = getEnv();
 const runtime = edgeRuntimeOf(env);
@@ -86,18 +87,4 @@ server.listen(env.PORT, env.HOST, () => {
   runtime.log.info(`Edge listening on http://${env.HOST}:${env.PORT}`);
 });
 
-let stopping = false;
-function stop(signal: NodeJS.Signals): void {
-  if (stopping) return;
-  stopping = true;
-  runtime.log.info(`${signal}: closing.`);
-  server.close(() => {
-    runtime.close();
-    process.exit(0);
-  });
-  // Keep-alive connections would hold close() open; end the idle ones, and give up after 10 s.
-  server.closeIdleConnections();
-  setTimeout(() => process.exit(0), 10_000).unref();
-}
-process.on("SIGTERM", stop);
-process.on("SIGINT", stop);
+stopOnSignals(server, runtime);

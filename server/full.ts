@@ -11,6 +11,7 @@ import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/route/client-
 import { MALFORMED_PATH, malformedPath } from "@/lib/route/request-target";
 import { newNonce, securityHeaders } from "@/lib/route/security-headers";
 import { getRuntime } from "@/lib/runtime";
+import { stopOnSignals } from "./stop";
 
 const dev = process.argv.includes("--dev");
 const env = getEnv();
@@ -87,18 +88,4 @@ server.listen(env.PORT, env.HOST, () => {
   runtime.log.info(`Listening on http://${env.HOST}:${env.PORT}${dev ? " (development)" : ""}`);
 });
 
-let stopping = false;
-function stop(signal: NodeJS.Signals): void {
-  if (stopping) return;
-  stopping = true;
-  runtime.log.info(`${signal}: closing.`);
-  server.close(() => {
-    runtime.close();
-    process.exit(0);
-  });
-  // Keep-alive connections would hold close() open; end the idle ones, and give up after 10 s.
-  server.closeIdleConnections();
-  setTimeout(() => process.exit(0), 10_000).unref();
-}
-process.on("SIGTERM", stop);
-process.on("SIGINT", stop);
+stopOnSignals(server, runtime);

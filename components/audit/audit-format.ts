@@ -7,6 +7,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "plan.create": "Plan created",
   "plan.update": "Plan changed",
   "plan.delete": "Plan deleted",
+  "plan.promote-dry-run": "Dry run limits promoted",
   "customer.create": "Customer created",
   "customer.update": "Customer changed",
   "customer.suspend": "Customer suspended",
@@ -16,6 +17,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "customer.delete": "Customer deleted",
   "override.set": "Override set",
   "override.clear": "Override cleared",
+  "override.promote-dry-run": "Override dry run promoted",
   "service-token.create": "Service token created",
   "service-token.revoke": "Service token revoked",
 };

@@ -15,7 +15,7 @@ import {
   planCreateSchema,
   planUpdateSchema,
 } from "@/lib/schemas/plan.schema";
-import type { LimitShape, Operation } from "@/lib/vocabulary";
+import type { LimitRow, LimitShape, Operation } from "@/lib/vocabulary";
 
 /** PlanDraft is the plan editor's state, before validation. */
 export interface PlanDraft {
@@ -43,7 +43,8 @@ export function draftFromPlan(plan: PlanWithLimits): PlanDraft {
     description: plan.description,
     limits: plan.limits.map((l) => {
       const { count, amount, unit } = draftOfLimit(l);
-      return limitDraft(l.operation, count, amount, unit);
+      // The flag rides along, so saving other edits keeps a dry-run limit dry-run.
+      return { ...limitDraft(l.operation, count, amount, unit), dryRun: l.dryRun };
     }),
   };
 }
@@ -65,7 +66,12 @@ export interface PlanBody {
   slug: string;
   name: string;
   description: string;
-  limits: { operation: Operation; count: number | undefined; periodMs: number | undefined }[];
+  limits: {
+    operation: Operation;
+    count: number | undefined;
+    periodMs: number | undefined;
+    dryRun?: boolean;
+  }[];
 }
 
 /** toBody converts a draft into the API's shape: counts as numbers, periods as amount × unit in ms. */
@@ -78,6 +84,7 @@ export function toBody(draft: PlanDraft): PlanBody {
       operation: l.operation,
       count: numberOf(l.count),
       periodMs: periodMsOf(numberOf(l.amount), l.unit),
+      ...(l.dryRun === undefined ? {} : { dryRun: l.dryRun }),
     })),
   };
 }
@@ -93,11 +100,14 @@ export function validateCreate(draft: PlanDraft): Validation<PlanCreate> {
     : { ok: false, errors: fieldErrorsOf(parsed.error) };
 }
 
-function sameLimits(a: readonly PlanWithLimits["limits"][number][], b: typeof a): boolean {
-  const key = (rows: typeof a) =>
+function sameLimits(
+  a: readonly LimitRow[],
+  b: readonly PlanWithLimits["limits"][number][],
+): boolean {
+  const key = (rows: readonly LimitRow[]) =>
     JSON.stringify(
       rows
-        .map((r) => [r.operation, r.count, r.periodMs])
+        .map((r) => [r.operation, r.count, r.periodMs, r.dryRun ?? false])
         .sort((x, y) => String(x).localeCompare(String(y))),
     );
   return key(a) === key(b);

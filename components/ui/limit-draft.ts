@@ -15,6 +15,8 @@ export interface LimitDraft {
   unit: PeriodUnit;
   operation?: Operation;
   key?: number;
+  /** dryRun is a stored limit's flag, kept as it was (absent on new rows: enforced). */
+  dryRun?: boolean;
 }
 
 /** OperationLimitDraft is a plan's limit row: a LimitDraft with its operation and a key. */

@@ -1,5 +1,5 @@
-import { and, eq } from "drizzle-orm";
-import type { CustomerStatus, LimitShape, Operation } from "../../lib/vocabulary";
+import { and, asc, eq } from "drizzle-orm";
+import type { CustomerStatus, Operation, PolicyLimit } from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import { customers, limitOverrides, plans } from "../schema";
 
@@ -34,6 +34,19 @@ export const customerViewColumns = {
   createdAt: customers.createdAt,
   updatedAt: customers.updatedAt,
 };
+
+/**
+ * listCustomers returns every customer with its plan, by name: for reports that name the
+ * customers of many rows at once (the usage CSV, near-limit, dry-run reports); lists page.
+ */
+export function listCustomers(tx: Tx): CustomerView[] {
+  return tx
+    .select(customerViewColumns)
+    .from(customers)
+    .innerJoin(plans, eq(plans.id, customers.planId))
+    .orderBy(asc(customers.name), asc(customers.id))
+    .all();
+}
 
 /** getCustomer returns one customer, or undefined. */
 export function getCustomer(tx: Tx, id: number): CustomerView | undefined {
@@ -96,16 +109,38 @@ export function replaceOverride(
   tx: Tx,
   customerId: number,
   operation: Operation,
-  limits: LimitShape[],
+  limits: PolicyLimit[],
   expiresAt: number | null,
   now: number,
 ): void {
   tx.delete(limitOverrides).where(eqCustomerOperation(customerId, operation)).run();
   if (limits.length > 0) {
     tx.insert(limitOverrides)
-      .values(limits.map((l) => ({ customerId, operation, ...l, expiresAt, createdAt: now })))
+      .values(
+        limits.map((l) => ({
+          customerId,
+          operation,
+          count: l.count,
+          periodMs: l.periodMs,
+          dryRun: l.dryRun ?? false,
+          expiresAt,
+          createdAt: now,
+        })),
+      )
       .run();
   }
+}
+
+/**
+ * promoteOverrideDryRun makes the dry-run limits of a customer's override for one operation
+ * enforced and returns how many it changed.
+ */
+export function promoteOverrideDryRun(tx: Tx, customerId: number, operation: Operation): number {
+  return tx
+    .update(limitOverrides)
+    .set({ dryRun: false })
+    .where(and(eqCustomerOperation(customerId, operation), eq(limitOverrides.dryRun, true)))
+    .run().changes;
 }
 
 function eqCustomerOperation(customerId: number, operation: Operation) {

@@ -1,9 +1,9 @@
-import { asc, count, eq } from "drizzle-orm";
-import type { LimitRow } from "../../lib/vocabulary";
+import { and, asc, count, eq } from "drizzle-orm";
+import type { LimitRow, Operation } from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import { customers, planLimits, plans } from "../schema";
 
-/** PlanWithLimits is a plan and its limits, ordered by operation then period. */
+/** PlanWithLimits is a plan and its limits, by operation, enforced before dry-run, then period. */
 export interface PlanWithLimits {
   id: number;
   slug: string;
@@ -11,13 +11,19 @@ export interface PlanWithLimits {
   description: string;
   createdAt: number;
   updatedAt: number;
-  limits: LimitRow[];
+  limits: StoredLimitRow[];
 }
 
-function sortLimits(limits: LimitRow[]): LimitRow[] {
+/** StoredLimitRow is a plan's limit as stored: its dry-run flag is always present. */
+export type StoredLimitRow = LimitRow & { dryRun: boolean };
+
+function sortLimits(limits: StoredLimitRow[]): StoredLimitRow[] {
   return limits.sort(
     (a, b) =>
-      a.operation.localeCompare(b.operation) || a.periodMs - b.periodMs || a.count - b.count,
+      a.operation.localeCompare(b.operation) ||
+      Number(a.dryRun) - Number(b.dryRun) ||
+      a.periodMs - b.periodMs ||
+      a.count - b.count,
   );
 }
 
@@ -30,7 +36,7 @@ export function listPlans(tx: Tx): PlanWithLimits[] {
     limits: sortLimits(
       limitRows
         .filter((l) => l.planId === plan.id)
-        .map(({ operation, count, periodMs }) => ({ operation, count, periodMs })),
+        .map(({ operation, count, periodMs, dryRun }) => ({ operation, count, periodMs, dryRun })),
     ),
   }));
 }
@@ -44,6 +50,7 @@ export function getPlan(tx: Tx, id: number): PlanWithLimits | undefined {
       operation: planLimits.operation,
       count: planLimits.count,
       periodMs: planLimits.periodMs,
+      dryRun: planLimits.dryRun,
     })
     .from(planLimits)
     .where(eq(planLimits.planId, id))
@@ -102,6 +109,7 @@ export function replacePlanLimits(tx: Tx, planId: number, limits: LimitRow[]): v
           operation: l.operation,
           count: l.count,
           periodMs: l.periodMs,
+          dryRun: l.dryRun ?? false,
         })),
       )
       .run();
@@ -113,6 +121,19 @@ export function countCustomersOnPlan(tx: Tx, planId: number): number {
   return (
     tx.select({ n: count() }).from(customers).where(eq(customers.planId, planId)).get()?.n ?? 0
   );
+}
+
+/**
+ * promotePlanDryRun makes a plan's dry-run limits enforced (those of one operation, if given) and
+ * returns how many it changed.
+ */
+export function promotePlanDryRun(tx: Tx, planId: number, operation?: Operation): number {
+  const where = and(
+    eq(planLimits.planId, planId),
+    eq(planLimits.dryRun, true),
+    operation ? eq(planLimits.operation, operation) : undefined,
+  );
+  return tx.update(planLimits).set({ dryRun: false }).where(where).run().changes;
 }
 
 /** deletePlanRow deletes a plan (its limits cascade). */

@@ -18,6 +18,8 @@ export const limitOverrides = sqliteTable(
     operation: text("operation", { enum: OPERATIONS }).notNull(),
     count: integer("count").notNull(),
     periodMs: integer("period_ms").notNull(),
+    /** dryRun: evaluated and counted on every admitted decision, never refusing (0 or 1). */
+    dryRun: integer("dry_run", { mode: "boolean" }).notNull().default(false),
     expiresAt: integer("expires_at"),
     createdAt: integer("created_at").notNull(),
   },
@@ -25,6 +27,7 @@ export const limitOverrides = sqliteTable(
     check("limit_overrides_operation", sql`${t.operation} IN ('read', 'write')`),
     check("limit_overrides_count_positive", sql`${t.count} > 0`),
     check("limit_overrides_period_positive", sql`${t.periodMs} > 0`),
+    check("limit_overrides_dry_run", sql`${t.dryRun} IN (0, 1)`),
     index("limit_overrides_customer").on(t.customerId, t.operation),
   ],
 );

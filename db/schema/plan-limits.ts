@@ -14,11 +14,14 @@ export const planLimits = sqliteTable(
     operation: text("operation", { enum: OPERATIONS }).notNull(),
     count: integer("count").notNull(),
     periodMs: integer("period_ms").notNull(),
+    /** dryRun: evaluated and counted on every admitted decision, never refusing (0 or 1). */
+    dryRun: integer("dry_run", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     check("plan_limits_operation", sql`${t.operation} IN ('read', 'write')`),
     check("plan_limits_count_positive", sql`${t.count} > 0`),
     check("plan_limits_period_positive", sql`${t.periodMs} > 0`),
+    check("plan_limits_dry_run", sql`${t.dryRun} IN (0, 1)`),
     unique("plan_limits_unique").on(t.planId, t.operation, t.count, t.periodMs),
     index("plan_limits_plan").on(t.planId),
   ],

@@ -7,9 +7,9 @@ import {
 } from "@/db/queries/customer-list";
 import type { CustomerView } from "@/db/queries/customers";
 import type { Clock } from "@/lib/limiter";
-import type { TrafficLog } from "@/lib/policy/traffic";
 import type { CustomerListQuery } from "@/lib/schemas/customer-list.schema";
 import { encodeCursor, type PageInfo } from "@/lib/schemas/list.schema";
+import type { LiveTraffic } from "@/lib/usage/live-traffic";
 
 /** TRAFFIC_SECONDS is the span of a customer's "recent traffic": the last 5 minutes. */
 export const TRAFFIC_SECONDS = 300;
@@ -28,10 +28,13 @@ export interface CustomerPage extends PageInfo {
   customers: CustomerListItem[];
 }
 
-/** CustomerListContext is what listing needs: the database, the traffic log and the clock. */
+/**
+ * CustomerListContext is what listing needs: the database, the live traffic view (the whole
+ * fleet's with Redis) and the clock.
+ */
 export interface CustomerListContext {
   db: Db;
-  traffic: TrafficLog;
+  live: LiveTraffic;
   clock: Clock;
 }
 
@@ -46,13 +49,16 @@ function cursorOf(key: readonly (string | number)[] | null): string | null {
  * ordered newest first or by name through an index, or by traffic (held in memory, so the
  * matching ids are ordered here, most requests first, then by id), with each row's traffic.
  */
-export function listCustomerPage(ctx: CustomerListContext, query: CustomerListQuery): CustomerPage {
+export async function listCustomerPage(
+  ctx: CustomerListContext,
+  query: CustomerListQuery,
+): Promise<CustomerPage> {
   const filter = { q: query.q, planId: query.plan, status: query.status };
   const now = ctx.clock.now();
   const total = countCustomers(ctx.db, filter);
   if (query.sort !== "traffic") {
     const page = pageCustomers(ctx.db, filter, query.sort, query, query.limit);
-    const traffic = ctx.traffic.totalsOf(
+    const { totals: traffic } = await ctx.live.totalsOf(
       now,
       TRAFFIC_SECONDS,
       page.rows.map((c) => c.id),
@@ -64,7 +70,7 @@ export function listCustomerPage(ctx: CustomerListContext, query: CustomerListQu
       total,
     };
   }
-  const totals = ctx.traffic.totals(now, TRAFFIC_SECONDS);
+  const { totals } = await ctx.live.totals(now, TRAFFIC_SECONDS);
   const volume = (id: number) => {
     const t = totals.get(id);
     return t ? t.allowed + t.denied : 0;

@@ -5,13 +5,14 @@ import {
   getCustomer,
   insertCustomer,
   listCustomerOverrides,
+  promoteOverrideDryRun,
   replaceOverride,
   updateCustomerRow,
 } from "@/db/queries/customers";
 import { getPlan } from "@/db/queries/plans";
 import { generateApiKey } from "@/lib/policy/api-key";
 import type { CustomerCreate, CustomerUpdate, OverrideInput } from "@/lib/schemas/customer.schema";
-import type { LimitShape, Operation } from "@/lib/vocabulary";
+import type { Operation, PolicyLimit } from "@/lib/vocabulary";
 import { audit } from "./audit";
 import type { AdminContext } from "./context";
 import type { Outcome } from "./plans";
@@ -26,7 +27,7 @@ const noPlan = {
 
 /** OverrideView is a customer's override for one operation. */
 export interface OverrideView {
-  limits: LimitShape[];
+  limits: PolicyLimit[];
   expiresAt: number | null;
 }
 
@@ -35,7 +36,7 @@ export function overridesOf(tx: Tx, customerId: number): Partial<Record<Operatio
   const result: Partial<Record<Operation, OverrideView>> = {};
   for (const row of listCustomerOverrides(tx, customerId)) {
     const entry = (result[row.operation] ??= { limits: [], expiresAt: row.expiresAt });
-    entry.limits.push({ count: row.count, periodMs: row.periodMs });
+    entry.limits.push({ count: row.count, periodMs: row.periodMs, dryRun: row.dryRun });
   }
   return result;
 }
@@ -182,7 +183,7 @@ function changeOverride(
   actor: string,
   id: number,
   operation: Operation,
-  limits: LimitShape[],
+  limits: PolicyLimit[],
   expiresAt: number | null,
   action: "override.set" | "override.clear",
 ): Outcome<Partial<Record<Operation, OverrideView>>> {
@@ -202,6 +203,45 @@ function changeOverride(
       at: now,
     });
     return { ok: true, value: after };
+  });
+  if (result.ok) rt.policy.reload();
+  return result;
+}
+
+/**
+ * promoteOverride makes the dry-run limits of a customer's override for one operation enforced,
+ * in one audited change (409 when it has none).
+ */
+export function promoteOverride(
+  rt: AdminContext,
+  actor: string,
+  id: number,
+  operation: Operation,
+): Outcome<{ overrides: Partial<Record<Operation, OverrideView>>; promoted: number }> {
+  const now = rt.clock.now();
+  type Promoted = { overrides: Partial<Record<Operation, OverrideView>>; promoted: number };
+  const result = rt.db.transaction((tx): Outcome<Promoted> => {
+    if (!getCustomer(tx, id)) return notFound;
+    const before = overridesOf(tx, id)[operation] ?? null;
+    const promoted = promoteOverrideDryRun(tx, id, operation);
+    if (promoted === 0) {
+      return {
+        ok: false,
+        status: 409,
+        title: `The customer's ${operation} override has no dry-run limits to promote`,
+      };
+    }
+    const overrides = overridesOf(tx, id);
+    audit(tx, {
+      actor,
+      action: "override.promote-dry-run",
+      entityType: "customer",
+      entityId: id,
+      before: { operation, override: before },
+      after: { operation, override: overrides[operation] ?? null },
+      at: now,
+    });
+    return { ok: true, value: { overrides, promoted } };
   });
   if (result.ok) rt.policy.reload();
   return result;

@@ -5,11 +5,13 @@ import {
   getPlanBySlug,
   insertPlan,
   type PlanWithLimits,
+  promotePlanDryRun,
   replacePlanLimits,
   updatePlanRow,
 } from "@/db/queries/plans";
 import type { FieldErrors } from "@/lib/http";
 import type { PlanCreate, PlanUpdate } from "@/lib/schemas/plan.schema";
+import type { Operation } from "@/lib/vocabulary";
 import { audit } from "./audit";
 import type { AdminContext } from "./context";
 
@@ -76,6 +78,45 @@ export function updatePlan(
       at: now,
     });
     return { ok: true, value: after };
+  });
+  if (result.ok) rt.policy.reload();
+  return result;
+}
+
+/**
+ * promoteDryRun makes a plan's dry-run limits enforced (those of one operation, if given) in
+ * one audited change; the next request obeys them, from the buckets they filled while dry-run.
+ * Refused with 409 when there is nothing to promote.
+ */
+export function promoteDryRun(
+  rt: AdminContext,
+  actor: string,
+  id: number,
+  operation?: Operation,
+): Outcome<{ plan: PlanWithLimits; promoted: number }> {
+  const now = rt.clock.now();
+  const result = rt.db.transaction((tx): Outcome<{ plan: PlanWithLimits; promoted: number }> => {
+    const before = getPlan(tx, id);
+    if (!before) return { ok: false, status: 404, title: "Plan not found" };
+    const promoted = promotePlanDryRun(tx, id, operation);
+    if (promoted === 0) {
+      return {
+        ok: false,
+        status: 409,
+        title: `The plan has no dry-run ${operation ? `${operation} ` : ""}limits to promote`,
+      };
+    }
+    const after = getPlan(tx, id) as PlanWithLimits;
+    audit(tx, {
+      actor,
+      action: "plan.promote-dry-run",
+      entityType: "plan",
+      entityId: id,
+      before,
+      after,
+      at: now,
+    });
+    return { ok: true, value: { plan: after, promoted } };
   });
   if (result.ok) rt.policy.reload();
   return result;

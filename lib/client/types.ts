@@ -11,13 +11,23 @@ import type { CustomerListItem, CustomerPage } from "@/lib/admin/customer-list";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { OverrideView } from "@/lib/admin/customers";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
+import type { DryRunResponse } from "@/lib/admin/dry-run";
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { DecisionView } from "@/lib/admin/inspect";
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
+import type { NearLimitView } from "@/lib/admin/near-limit";
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
+import type * as AdminUsage from "@/lib/admin/usage";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { DecisionReason } from "@/lib/policy/decide";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { StoreStatus } from "@/lib/policy/decision-store";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { TrafficPoint } from "@/lib/policy/traffic";
+import type { DryRunLimitReport } from "@/lib/usage/dry-run-report";
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
+import type { TrafficPoint } from "@/lib/usage/traffic-log";
+// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
+import type { UsagePoint, UsageSeries } from "@/lib/usage/usage-report";
 import type { Operation } from "@/lib/vocabulary";
 
 // The admin API's response shapes, shared by the dashboard (type-only imports: no server code
@@ -29,11 +39,25 @@ export type {
   CustomerView,
   DecisionReason,
   DecisionView,
+  DryRunLimitReport,
+  DryRunResponse,
+  NearLimitView,
   OverrideView,
   PlanWithLimits,
   StoreStatus,
   TrafficPoint,
+  UsagePoint,
+  UsageSeries,
 };
+
+/** NamedCustomerUsage is a customer's usage over a range, with its name and current plan. */
+export type NamedCustomerUsage = AdminUsage.NamedCustomerUsage;
+/** PlanUsageView is a plan's aggregates over a range. */
+export type PlanUsageView = AdminUsage.PlanUsageView;
+/** TopCustomersResponse is GET /api/admin/usage/top's answer. */
+export type TopCustomersResponse = AdminUsage.TopCustomersResponse;
+/** UsageResponse is GET /api/admin/usage's answer. */
+export type UsageResponse = AdminUsage.UsageResponse;
 
 export type PlanListItem = PlanWithLimits & { customerCount: number };
 export interface PlansResponse {
@@ -71,6 +95,27 @@ export type AuditResponse = AuditPage;
 export interface TrafficResponse {
   now: number;
   seconds: number;
+  /** scope: the whole fleet's decisions (Redis), or this instance's alone. */
+  scope: "fleet" | "instance";
   points: TrafficPoint[];
   totals: { customerId: number; name: string; allowed: number; denied: number }[];
+}
+/** PlansUsageResponse is GET /api/admin/usage/plans's answer. */
+export interface PlansUsageResponse {
+  fromMs: number;
+  toMs: number;
+  plans: PlanUsageView[];
+}
+/** NearLimitResponse is GET /api/admin/usage/near-limit's answer. */
+export interface NearLimitResponse {
+  fromMs: number;
+  toMs: number;
+  minShare: number;
+  resolutionMs: number;
+  customers: NearLimitView[];
+}
+/** PromoteResponse is what promoting a plan's dry-run limits answers. */
+export interface PromoteResponse {
+  plan: PlanWithLimits;
+  promoted: number;
 }

@@ -1,6 +1,6 @@
 import { Cluster, type Redis } from "ioredis";
 import type { Limit } from "@/lib/limiter";
-import { DECIDE, DECIDE_SHA } from "./script";
+import { DECIDE, DECIDE_SHA, SHADOW } from "./script";
 
 /**
  * RedisClient is the connection the limiter runs its script on: one Redis server (or a primary
@@ -30,6 +30,13 @@ export class Buckets {
     this.limits.push(limit);
     this.keys.push(key);
     this.redisKeys.push(redisKey);
+  }
+
+  /** copy appends the `i`-th bucket of `other` as it is. */
+  copy(other: Buckets, i: number): void {
+    this.limits.push(other.limits[i] as Limit);
+    this.keys.push(other.keys[i] as RedisKey);
+    this.redisKeys.push(other.redisKeys[i] as string);
   }
 }
 
@@ -85,16 +92,62 @@ export class DecisionBatcher {
    */
   run(buckets: Buckets, n: number, take: boolean, at: number): Promise<ScriptReply> {
     return new Promise((resolve, reject) => {
-      if (this.queue.length > 0 && !Object.is(at, this.queuedAt)) this.flush();
-      this.queue.push({ buckets, n, take, resolve, reject });
-      this.queuedAt = at;
-      if (this.queue.length >= this.maxBatch) {
-        this.flush();
-      } else if (!this.scheduled) {
-        this.scheduled = true;
-        process.nextTick(this.flushScheduled);
-      }
+      this.enqueue([{ buckets, n, take, shadow: false, resolve, reject }], at);
     });
+  }
+
+  /**
+   * runWithShadow is `run` (taking) followed, in the same script run, by a shadow decision over
+   * `shadowBuckets`, decided only when the first allows; it resolves with both parts of the reply.
+   */
+  runWithShadow(
+    buckets: Buckets,
+    shadowBuckets: Buckets,
+    n: number,
+    at: number,
+  ): Promise<[ScriptReply, ScriptReply]> {
+    let first: ScriptReply | undefined;
+    return new Promise((resolve, reject) => {
+      this.enqueue(
+        [
+          {
+            buckets,
+            n,
+            take: true,
+            shadow: false,
+            resolve: (reply) => {
+              first = reply;
+            },
+            reject,
+          },
+          {
+            buckets: shadowBuckets,
+            n,
+            take: true,
+            shadow: true,
+            resolve: (reply) => resolve([first as ScriptReply, reply]),
+            reject,
+          },
+        ],
+        at,
+      );
+    });
+  }
+
+  /** enqueue adds decisions that must share one script run, in order. */
+  private enqueue(decisions: Queued[], at: number): void {
+    if (this.queue.length > 0 && !Object.is(at, this.queuedAt)) this.flush();
+    if (this.queue.length > 0 && this.queue.length + decisions.length > this.maxBatch) {
+      this.flush();
+    }
+    this.queue.push(...decisions);
+    this.queuedAt = at;
+    if (this.queue.length >= this.maxBatch) {
+      this.flush();
+    } else if (!this.scheduled) {
+      this.scheduled = true;
+      process.nextTick(this.flushScheduled);
+    }
   }
 
   private readonly flushScheduled = (): void => {
@@ -121,11 +174,15 @@ export class DecisionBatcher {
   }
 }
 
-/** BatchedDecision is what DECIDE needs of one decision: its buckets, tokens, and whether to take. */
+/**
+ * BatchedDecision is what DECIDE needs of one decision: its buckets, tokens, whether to take,
+ * and whether it is the shadow of the decision before it (decided only if that one allows).
+ */
 export interface BatchedDecision {
   buckets: Buckets;
   n: number;
   take: boolean;
+  shadow?: boolean;
 }
 
 /**
@@ -145,8 +202,9 @@ export function encodeBatch(
   for (const queued of batch) doubles += 1 + 4 * queued.buckets.length;
   const args = Buffer.allocUnsafe(8 * doubles);
   let offset = args.writeDoubleBE(at, 0);
-  for (const { buckets, n, take } of batch) {
-    offset = args.writeDoubleBE(take ? buckets.length : -buckets.length, offset);
+  for (const { buckets, n, take, shadow } of batch) {
+    const count = take ? buckets.length : -buckets.length;
+    offset = args.writeDoubleBE(shadow ? count + SHADOW : count, offset);
     for (let i = 0; i < buckets.length; i++) {
       let position = i + 1;
       if (!single) {

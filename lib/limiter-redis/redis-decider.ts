@@ -2,7 +2,7 @@ import type { Clock, Limit } from "@/lib/limiter";
 import { assertTokens } from "@/lib/limiter/decider";
 import type { BucketDetails, DebugDetails, Details, WaitOptions } from "@/lib/limiter/types";
 import { waitUntilAllowed } from "@/lib/limiter/wait";
-import { Buckets, batcherOf, type RedisClient, type RedisKey } from "./batch";
+import { Buckets, batcherOf, type RedisClient, type RedisKey, type ScriptReply } from "./batch";
 
 /** tokensOf is the whole number of tokens in `available` units (none when it is negative). */
 function tokensOf(available: number, limit: Limit): number {
@@ -113,6 +113,53 @@ export abstract class RedisDecider<I> {
     return waitUntilAllowed(() => this.allowNWithDetails(input, n), n, this.clock, options?.signal);
   }
 
+  /**
+   * allowNWithShadow is `allowNWithDebug` for `input`, plus a shadow decision over the buckets
+   * of `shadowInput` (dry-run limits) in the same script run, the same round trip: the shadow is
+   * decided only when the decision allows, takes its `n` tokens only if every shadow bucket has
+   * them, and never changes the decision. `shadow` is null when it was not decided (the decision
+   * refused, or `shadowInput` names no bucket beyond the decision's own, which it would share).
+   */
+  async allowNWithShadow(
+    input: I,
+    n: number,
+    shadowInput: I,
+  ): Promise<{ details: DebugDetails<RedisKey>; shadow: DebugDetails<RedisKey> | null }> {
+    assertTokens(n);
+    const buckets = new Buckets();
+    this.gatherInto(input, buckets);
+    const gathered = new Buckets();
+    this.gatherInto(shadowInput, gathered);
+    const shadow = new Buckets();
+    for (let i = 0; i < gathered.length; i++) {
+      if (!buckets.redisKeys.includes(gathered.redisKeys[i] as string)) shadow.copy(gathered, i);
+    }
+    if (shadow.length === 0) {
+      return {
+        details: (await this.decide(input, n, true, true)) as DebugDetails<RedisKey>,
+        shadow: null,
+      };
+    }
+    const [first, second] = await batcherOf(this.redis).runWithShadow(
+      buckets,
+      shadow,
+      n,
+      this.at(),
+    );
+    const details = detailsOf(buckets, first, n, true, true) as DebugDetails<RedisKey>;
+    if (second.reply.readDoubleBE(second.offset) < 0) return { details, shadow: null };
+    return { details, shadow: detailsOf(shadow, second, n, true, true) as DebugDetails<RedisKey> };
+  }
+
+  /** at is the execution time to send: the injected clock's whole ms, or NaN for the server's. */
+  private at(): number {
+    const at = this.clock ? Math.floor(this.clock.now()) : Number.NaN;
+    if (this.clock && !Number.isFinite(at)) {
+      throw new RangeError(`the clock must read a finite number of ms, got ${at}`);
+    }
+    return at;
+  }
+
   private async decide(
     input: I,
     n: number,
@@ -122,56 +169,66 @@ export abstract class RedisDecider<I> {
     assertTokens(n);
     const buckets = new Buckets();
     this.gatherInto(input, buckets);
-    const at = this.clock ? Math.floor(this.clock.now()) : Number.NaN;
-    if (this.clock && !Number.isFinite(at)) {
-      throw new RangeError(`the clock must read a finite number of ms, got ${at}`);
+    const part = await batcherOf(this.redis).run(buckets, n, take, this.at());
+    return detailsOf(buckets, part, n, take, debug);
+  }
+}
+
+/**
+ * detailsOf reads one decision's Details (and each bucket's, with `debug`) from its part of the
+ * script's reply; a key that is not a bucket is an Error.
+ */
+function detailsOf(
+  buckets: Buckets,
+  { reply, offset }: ScriptReply,
+  n: number,
+  take: boolean,
+  debug: boolean,
+): Details | DebugDetails<RedisKey> {
+  const outcome = reply.readDoubleBE(offset);
+  if (outcome === -1) {
+    throw new Error(
+      `Redis holds something other than a bucket at ${buckets.redisKeys.join(", ")}: nothing was taken`,
+    );
+  }
+  const allowed = outcome === 1;
+  const now = reply.readDoubleBE(0);
+  const consumed = allowed && take ? n : 0;
+  let remaining = Number.POSITIVE_INFINITY;
+  let retryAfterMs = 0;
+  const list: BucketDetails<RedisKey>[] | undefined = debug ? [] : undefined;
+  for (let i = 0; i < buckets.length; i++) {
+    const limit = buckets.limits[i] as Limit;
+    const available = reply.readDoubleBE(offset + 8 * (i + 1));
+    const left = tokensOf(available, limit) - consumed;
+    if (left < remaining) remaining = left;
+    const ownAllowed = n === 0 || available >= n * limit.tokenUnits;
+    let ownRetry = 0;
+    if (!ownAllowed) {
+      ownRetry =
+        n > limit.count
+          ? Number.POSITIVE_INFINITY
+          : retryOf(n * limit.tokenUnits - available, limit.scale);
     }
-    const { reply, offset } = await batcherOf(this.redis).run(buckets, n, take, at);
-    const outcome = reply.readDoubleBE(offset);
-    if (outcome === -1) {
-      throw new Error(
-        `Redis holds something other than a bucket at ${buckets.redisKeys.join(", ")}: nothing was taken`,
-      );
-    }
-    const allowed = outcome === 1;
-    const now = reply.readDoubleBE(0);
-    const consumed = allowed && take ? n : 0;
-    let remaining = Number.POSITIVE_INFINITY;
-    let retryAfterMs = 0;
-    const list: BucketDetails<RedisKey>[] | undefined = debug ? [] : undefined;
-    for (let i = 0; i < buckets.length; i++) {
-      const limit = buckets.limits[i] as Limit;
-      const available = reply.readDoubleBE(offset + 8 * (i + 1));
-      const left = tokensOf(available, limit) - consumed;
-      if (left < remaining) remaining = left;
-      const ownAllowed = n === 0 || available >= n * limit.tokenUnits;
-      let ownRetry = 0;
-      if (!ownAllowed) {
-        ownRetry =
-          n > limit.count
-            ? Number.POSITIVE_INFINITY
-            : retryOf(n * limit.tokenUnits - available, limit.scale);
-      }
-      if (!allowed && ownRetry > retryAfterMs) retryAfterMs = ownRetry;
-      list?.push({
-        allowed: ownAllowed,
-        executionTime: now,
-        tokensRequested: n,
-        tokensConsumed: consumed,
-        tokensRemaining: left,
-        retryAfterMs: ownRetry,
-        limit,
-        key: buckets.keys[i] as RedisKey,
-      });
-    }
-    const details: Details = {
-      allowed,
+    if (!allowed && ownRetry > retryAfterMs) retryAfterMs = ownRetry;
+    list?.push({
+      allowed: ownAllowed,
       executionTime: now,
       tokensRequested: n,
       tokensConsumed: consumed,
-      tokensRemaining: remaining,
-      retryAfterMs,
-    };
-    return list ? { ...details, buckets: list } : details;
+      tokensRemaining: left,
+      retryAfterMs: ownRetry,
+      limit,
+      key: buckets.keys[i] as RedisKey,
+    });
   }
+  const details: Details = {
+    allowed,
+    executionTime: now,
+    tokensRequested: n,
+    tokensConsumed: consumed,
+    tokensRemaining: remaining,
+    retryAfterMs,
+  };
+  return list ? { ...details, buckets: list } : details;
 }

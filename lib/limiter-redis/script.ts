@@ -106,6 +106,12 @@ const TAKE = `
         end`;
 
 /**
+ * SHADOW is added to a decision's bucket count in DECIDE's argument to mark a shadow decision
+ * (a decision never spans this many buckets).
+ */
+export const SHADOW = 65_536;
+
+/**
  * DECIDE is the one server-side script of the Redis limiter. It runs a batch of decisions in
  * order, each all or nothing over its buckets, at one instant of the server's clock (or of an
  * injected clock); Redis runs a script atomically, so the all-or-nothing rule holds across
@@ -113,11 +119,17 @@ const TAKE = `
  *
  * KEYS: every bucket the batch touches, once. ARGV[1]: packed big-endian doubles: the time in
  * whole ms (NaN: the server's clock), then per decision its bucket count m (negative: peek,
- * consume nothing) and per bucket the key's index in KEYS, the limit's scale (units per ms),
- * period in ms, and the units wanted (n tokens' worth; 0 takes nothing).
+ * consume nothing; plus SHADOW: a shadow decision, see below) and per bucket the key's index in
+ * KEYS, the limit's scale (units per ms), period in ms, and the units wanted (n tokens' worth;
+ * 0 takes nothing).
  *
- * The reply is packed doubles too: the time, then per decision 1 (allowed), 0 (refused) or -1
- * (a bucket's key holds something else: nothing taken), and per bucket the units it held
+ * A shadow decision (dry-run limits) is decided only when the decision just before it allowed,
+ * as one all-or-nothing decision of its own: it never changes that decision's answer, and it
+ * rides in the same run, so it costs no round trip of its own.
+ *
+ * The reply is packed doubles too: the time, then per decision 1 (allowed), 0 (refused), -1
+ * (a bucket's key holds something else: nothing taken) or -2 (a shadow not decided: the
+ * decision before it did not allow; its buckets then read 0), and per bucket the units it held
  * before the decision, at most a period's. Every number is an integer below 2^53, so the
  * doubles are exact.
  */
@@ -147,14 +159,20 @@ ${TAKE}
 end
 local now, pos = unpackd('>d', blob)
 local server = now ~= now
-local reply, n, len, held = {0}, 1, #blob, {}
+local reply, n, len, held, last = {0}, 1, #blob, {}, 1
 while pos <= len do
   local m
   m, pos = unpackd('>d', blob, pos)
+  local shadow = m >= ${SHADOW}
+  if shadow then m = m - ${SHADOW} end
   local take = m > 0
   if not take then m = -m end
   local ok, head = 1, n + 1
-  for j = 1, m do
+  if shadow and last ~= 1 then
+    ok, pos = -2, pos + 32 * m
+    for j = 1, m do reply[head + j] = 0 end
+  end
+  for j = 1, ok == -2 and 0 or m do
     local i, scale, periodMs, need
     i, scale, periodMs, need, pos = unpackd('>dddd', blob, pos)
     local key = KEYS[i]
@@ -171,6 +189,7 @@ ${AVAILABLE}
   end
   reply[head] = ok
   n = head + m
+  last = ok
   if ok == 1 and take then
     for j = 1, m do
       local o = 8 * j

@@ -1,12 +1,13 @@
 import type { Clock } from "@/lib/limiter";
 import type { Metrics } from "@/lib/metrics";
+import type { TrafficLog } from "@/lib/usage/traffic-log";
+import type { UsageRecorder } from "@/lib/usage/usage-counter";
 import type { Operation } from "@/lib/vocabulary";
 import { hashApiKey } from "./api-key";
 import type { Decision, DecisionStore } from "./decision-store";
 import { rateLimitHeaders } from "./headers";
 import type { RequestInput } from "./policy-limiter";
 import type { CustomerPolicy, PolicySnapshot } from "./snapshot";
-import type { TrafficLog } from "./traffic";
 
 /**
  * DecisionReason says why a request was admitted or refused. It is the one vocabulary of
@@ -21,12 +22,16 @@ export type DecisionReason =
   | "cost_exceeds_limit"
   | "store_unavailable";
 
-/** DecisionContext is what deciding needs of the process: the store, the clock and the counters. */
+/**
+ * DecisionContext is what deciding needs of the process: the store, the clock and the counters
+ * (Prometheus, the live traffic log, the usage rollups).
+ */
 export interface DecisionContext {
   decisions: DecisionStore;
   clock: Clock;
   metrics: Metrics;
   traffic: TrafficLog;
+  usage: UsageRecorder;
 }
 
 /** Verdict is a decided request: why, the limiter's decision, and the fields to send the client. */
@@ -80,12 +85,15 @@ function reasonOf(decision: Decision): DecisionReason {
 
 /**
  * decide is the one decision path of the app: it takes `cost` tokens from the customer's buckets
- * for `operation` in one all-or-nothing decision and records it (the decision counter and the
- * traffic log), unless the store was unavailable or the caller only peeks. Every caller (the
- * protected routes, the decision API, the gateway, the dashboard's test request) goes through
- * here and maps the reason with `statusOf`, so none can answer differently. It answers at once
- * when the store does (in memory) and with a Promise when the store does (Redis): callers await
- * it, and a batch of in-memory decisions makes no Promise at all.
+ * for `operation` in one all-or-nothing decision (and evaluates the customer's dry-run limits,
+ * which never refuse) and records it: the usage rollups count every decision (a fail-closed
+ * refusal as "unavailable", a dry-run limit's would-be refusals per limit); the decision counter
+ * and the live traffic log count those the store made; the latency histogram times the store's
+ * call. A peek records nothing. Every caller (the protected routes, the decision API, the
+ * gateway, the dashboard's test request) goes through here and maps the reason with `statusOf`,
+ * so none can answer differently. It answers at once when the store does (in memory) and with a
+ * Promise when the store does (Redis): callers await it, and a batch of in-memory decisions
+ * makes no Promise at all.
  */
 export function decide(
   ctx: DecisionContext,
@@ -96,27 +104,61 @@ export function decide(
 ): Verdict | Promise<Verdict> {
   const now = ctx.clock.now();
   const input: RequestInput = { customer, operation, now };
-  const peek = options.peek === true;
-  const decision = peek ? ctx.decisions.peek(input, cost) : ctx.decisions.decide(input, cost);
+  if (options.peek === true) {
+    const peeked = ctx.decisions.peek(input, cost);
+    return peeked instanceof Promise
+      ? peeked.then((made) => verdictOf(customer, operation, cost, now, made))
+      : verdictOf(customer, operation, cost, now, peeked);
+  }
+  const started = ctx.metrics.decisionStarted();
+  const decision = ctx.decisions.decide(input, cost);
   return decision instanceof Promise
-    ? decision.then((made) => record(ctx, input, cost, peek, made))
-    : record(ctx, input, cost, peek, decision);
+    ? decision.then((made) => record(ctx, input, cost, started, made))
+    : record(ctx, input, cost, started, decision);
 }
 
 function record(
   ctx: DecisionContext,
   { customer, operation, now }: RequestInput,
   cost: number,
-  peek: boolean,
+  started: number,
   decision: Decision,
 ): Verdict {
-  const reason = reasonOf(decision);
-  if (!peek && reason !== "store_unavailable") {
-    ctx.metrics.decision(customer.planSlug, operation, decision.details.allowed);
-    ctx.traffic.record(customer.id, operation, decision.details.allowed, now);
+  ctx.metrics.decisionTimed(decision.source, started);
+  const verdict = verdictOf(customer, operation, cost, now, decision);
+  const { allowed } = decision.details;
+  const available = verdict.reason !== "store_unavailable";
+  ctx.usage.record(
+    customer.id,
+    customer.planId,
+    operation,
+    !available ? "unavailable" : allowed ? "allowed" : "denied",
+    cost,
+    decision.details.tokensConsumed,
+    now,
+  );
+  const dryRun = decision.dryRun;
+  if (dryRun !== undefined && !dryRun.allowed) {
+    for (const limit of dryRun.refusedBy) {
+      ctx.usage.recordDryRun(customer.id, customer.planId, operation, dryRun.source, limit, now);
+    }
   }
+  if (available) {
+    ctx.metrics.decision(customer.planSlug, operation, allowed);
+    ctx.traffic.record(customer.id, operation, allowed, now);
+  }
+  return verdict;
+}
+
+function verdictOf(
+  customer: CustomerPolicy,
+  operation: Operation,
+  cost: number,
+  now: number,
+  decision: Decision,
+): Verdict {
   return {
-    reason,
+    reason: reasonOf(decision),
     allowed: decision.details.allowed,
     customer,
     operation,

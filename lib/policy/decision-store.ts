@@ -1,7 +1,7 @@
-import type { DebugDetails, Limiter } from "@/lib/limiter";
+import type { DebugDetails, Limit, Limiter } from "@/lib/limiter";
 import { OPERATIONS } from "@/lib/vocabulary";
 import type { RequestInput } from "./policy-limiter";
-import { bucketKey } from "./snapshot";
+import { activeOverride, bucketKey, dryRunLimitsFor } from "./snapshot";
 
 /**
  * DecisionSource says where a decision was made: the in-memory limiter (the embedded default),
@@ -12,10 +12,27 @@ import { bucketKey } from "./snapshot";
  */
 export type DecisionSource = "memory" | "redis" | "redis-cache" | "stand-in" | "unavailable";
 
-/** Decision is a decision's details and where it was made. */
+/**
+ * DryRunOutcome is what the customer's dry-run limits made of an admitted decision, evaluated as
+ * one all-or-nothing decision of their own on their own buckets (see `evaluateDryRun`).
+ */
+export interface DryRunOutcome {
+  /** allowed is true when every dry-run limit had the tokens (then they were taken). */
+  allowed: boolean;
+  /** refusedBy lists the dry-run limits that lacked the tokens; none took any. */
+  refusedBy: Limit[];
+  /** source says whose dry-run limits they were: the plan's or the override's. */
+  source: "plan" | "override";
+}
+
+/**
+ * Decision is a decision's details and where it was made, and, when the decision allowed and the
+ * customer has dry-run limits for the operation, what they made of it.
+ */
 export interface Decision {
   details: DebugDetails;
   source: DecisionSource;
+  dryRun?: DryRunOutcome;
 }
 
 /** StoreStatus describes the bucket store for health checks and the dashboard. */
@@ -68,6 +85,41 @@ export function unavailable(input: RequestInput, n: number, retryAfterMs: number
   };
 }
 
+/** hasDryRun tells whether the input's customer has dry-run limits for the operation now. */
+export function hasDryRun(input: RequestInput): boolean {
+  return dryRunLimitsFor(input.customer, input.operation, input.now).length > 0;
+}
+
+/** dryRunInput is the input that selects the dry-run limits of `input`'s customer. */
+export function dryRunInput(input: RequestInput): RequestInput {
+  return { customer: input.customer, operation: input.operation, now: input.now, dryRun: true };
+}
+
+/** dryRunOutcome reads the dry-run decision's details as a DryRunOutcome. */
+export function dryRunOutcome(input: RequestInput, details: DebugDetails): DryRunOutcome {
+  const source = activeOverride(input.customer, input.operation, input.now) ? "override" : "plan";
+  if (details.allowed) return { allowed: true, refusedBy: [], source };
+  const refusedBy: Limit[] = [];
+  for (const bucket of details.buckets) if (!bucket.allowed) refusedBy.push(bucket.limit);
+  return { allowed: false, refusedBy, source };
+}
+
+/**
+ * evaluateDryRun decides an admitted input's dry-run limits on the in-memory limiter: as one
+ * all-or-nothing decision over their own buckets (the buckets they will have once promoted), it
+ * takes `n` tokens from every dry-run bucket if all have them and otherwise takes none and names
+ * the limits that lacked them. It never changes the admitted decision. Undefined when the
+ * customer has no dry-run limits for the operation.
+ */
+export function evaluateDryRun(
+  limiter: Limiter<RequestInput, string>,
+  input: RequestInput,
+  n: number,
+): DryRunOutcome | undefined {
+  if (!hasDryRun(input)) return undefined;
+  return dryRunOutcome(input, limiter.allowNWithDebug(dryRunInput(input), n));
+}
+
 /** forgetCustomer deletes both operations' buckets of a customer from an in-memory limiter. */
 export function forgetCustomer(limiter: Limiter<RequestInput, string>, customerId: number): number {
   let deleted = 0;
@@ -80,7 +132,9 @@ export class MemoryDecisionStore implements DecisionStore {
   constructor(private readonly limiter: Limiter<RequestInput, string>) {}
 
   decide(input: RequestInput, n: number): Decision {
-    return { details: this.limiter.allowNWithDebug(input, n), source: "memory" };
+    const details = this.limiter.allowNWithDebug(input, n);
+    const dryRun = details.allowed ? evaluateDryRun(this.limiter, input, n) : undefined;
+    return { details, source: "memory", dryRun };
   }
 
   peek(input: RequestInput, n = 1): Decision {

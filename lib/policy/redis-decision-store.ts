@@ -1,4 +1,4 @@
-import type { Clock, DebugDetails, Limiter } from "@/lib/limiter";
+import type { Clock, Limiter } from "@/lib/limiter";
 import { type RedisClient, RedisLimiter } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 import type { Metrics } from "@/lib/metrics";
@@ -6,7 +6,11 @@ import { OPERATIONS, type Operation } from "@/lib/vocabulary";
 import {
   type Decision,
   type DecisionStore,
+  dryRunInput,
+  dryRunOutcome,
+  evaluateDryRun,
   forgetCustomer,
+  hasDryRun,
   type StoreStatus,
   unavailable,
 } from "./decision-store";
@@ -111,15 +115,30 @@ export class RedisDecisionStore implements DecisionStore {
       return { details: remembered, source: "redis-cache" };
     }
     const epoch = cache?.epoch ?? 0;
-    const details = await this.attempt(() => this.remote.allowNWithDebug(input, n), input.now);
-    if (details) {
-      if (!details.allowed) cache?.remember(input, n, details, epoch);
-      return { details, source: "redis" };
+    const decided = hasDryRun(input)
+      ? await this.attempt(async () => {
+          // The dry-run limits ride in the decision's own script run: no round trip of their own.
+          const { details, shadow } = await this.remote.allowNWithShadow(
+            input,
+            n,
+            dryRunInput(input),
+          );
+          return { details, dryRun: shadow ? dryRunOutcome(input, shadow) : undefined };
+        }, input.now)
+      : await this.attempt(
+          async () => ({ details: await this.remote.allowNWithDebug(input, n), dryRun: undefined }),
+          input.now,
+        );
+    if (decided) {
+      if (!decided.details.allowed) cache?.remember(input, n, decided.details, epoch);
+      return { ...decided, source: "redis" };
     }
     if (this.failure[input.operation] === "closed") {
       return unavailable(input, n, this.retryAfterMs);
     }
-    return { details: this.standIn.allowNWithDebug(input, n), source: "stand-in" };
+    const details = this.standIn.allowNWithDebug(input, n);
+    const dryRun = details.allowed ? evaluateDryRun(this.standIn, input, n) : undefined;
+    return { details, source: "stand-in", dryRun };
   }
 
   async peek(input: RequestInput, n = 1): Promise<Decision> {
@@ -177,10 +196,7 @@ export class RedisDecisionStore implements DecisionStore {
    * attempt returns Redis's answer, or nothing when the call failed or was skipped: during an
    * incident, a call that is not the probe skips Redis.
    */
-  private async attempt(
-    call: () => Promise<DebugDetails>,
-    now: number,
-  ): Promise<DebugDetails | undefined> {
+  private async attempt<T>(call: () => Promise<T>, now: number): Promise<T | undefined> {
     const probe = this.incident !== null;
     if (probe && (this.probing || now < this.nextProbeAt)) return undefined;
     if (probe) this.probing = true;

@@ -18,6 +18,8 @@ export function encodePolicyRows(rows: PolicyRows): string {
         operation: l.operation,
         count: l.count,
         periodMs: l.periodMs,
+        // Absent means enforced, as in the rows.
+        ...(l.dryRun ? { dryRun: true } : {}),
       })),
     })),
     customers: rows.customers.map((customer) => ({
@@ -32,6 +34,7 @@ export function encodePolicyRows(rows: PolicyRows): string {
       operation: o.operation,
       count: o.count,
       periodMs: o.periodMs,
+      dryRun: o.dryRun,
       expiresAt: o.expiresAt,
     })),
     serviceTokens: rows.serviceTokens.map((token) => ({

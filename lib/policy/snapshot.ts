@@ -1,9 +1,13 @@
 import { type Limit, limit } from "@/lib/limiter";
 import type { CustomerStatus, LimitRow, Operation, ServiceTokenScope } from "@/lib/vocabulary";
 
-/** OverridePolicy replaces a plan's limits for one operation until `expiresAt` (ms), if set. */
+/**
+ * OverridePolicy replaces a plan's limits for one operation, enforced and dry-run alike, until
+ * `expiresAt` (ms), if set.
+ */
 export interface OverridePolicy {
   limits: Limit[];
+  dryRun: Limit[];
   expiresAt: number | null;
 }
 
@@ -18,6 +22,8 @@ export interface CustomerPolicy {
   /** bucketKeys keep read and write buckets apart even when their limits are equal. */
   bucketKeys: Record<Operation, string>;
   planLimits: Record<Operation, Limit[]>;
+  /** planDryRun are the plan's dry-run limits: evaluated and counted, never refusing. */
+  planDryRun: Record<Operation, Limit[]>;
   overrides: Partial<Record<Operation, OverridePolicy>>;
   /** apiKeyHash is the hash of the customer's current API key (never the key). */
   apiKeyHash: string;
@@ -43,6 +49,7 @@ export interface PolicyRows {
     operation: Operation;
     count: number;
     periodMs: number;
+    dryRun: boolean;
     expiresAt: number | null;
   }[];
   /** serviceTokens are the tokens that are not revoked. */
@@ -77,11 +84,33 @@ export function bucketKey(customerId: number, operation: Operation): string {
   return `${customerId}:${operation}`;
 }
 
-/** limitsFor returns the limits that apply to a customer's operation at `now` (ms). */
-export function limitsFor(customer: CustomerPolicy, operation: Operation, now: number): Limit[] {
+/** activeOverride returns the customer's override for the operation if it applies at `now` (ms). */
+export function activeOverride(
+  customer: CustomerPolicy,
+  operation: Operation,
+  now: number,
+): OverridePolicy | undefined {
   const override = customer.overrides[operation];
-  if (override && (override.expiresAt === null || now < override.expiresAt)) return override.limits;
-  return customer.planLimits[operation];
+  return override && (override.expiresAt === null || now < override.expiresAt)
+    ? override
+    : undefined;
+}
+
+/** limitsFor returns the enforced limits of a customer's operation at `now` (ms). */
+export function limitsFor(customer: CustomerPolicy, operation: Operation, now: number): Limit[] {
+  return activeOverride(customer, operation, now)?.limits ?? customer.planLimits[operation];
+}
+
+/**
+ * dryRunLimitsFor returns the dry-run limits of a customer's operation at `now` (ms): the active
+ * override's (an override replaces the plan's dry-run limits too), else the plan's.
+ */
+export function dryRunLimitsFor(
+  customer: CustomerPolicy,
+  operation: Operation,
+  now: number,
+): Limit[] {
+  return activeOverride(customer, operation, now)?.dryRun ?? customer.planDryRun[operation];
 }
 
 /** buildSnapshot turns stored rows into the in-memory policy. */
@@ -89,8 +118,11 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
   const planById = new Map(
     rows.plans.map((plan) => {
       const limits: Record<Operation, Limit[]> = { read: [], write: [] };
-      for (const row of plan.limits) limits[row.operation].push(limit(row.count, row.periodMs));
-      return [plan.id, { slug: plan.slug, name: plan.name, limits }] as const;
+      const dryRun: Record<Operation, Limit[]> = { read: [], write: [] };
+      for (const row of plan.limits) {
+        (row.dryRun ? dryRun : limits)[row.operation].push(limit(row.count, row.periodMs));
+      }
+      return [plan.id, { slug: plan.slug, name: plan.name, limits, dryRun }] as const;
     }),
   );
   const byId = new Map<number, CustomerPolicy>();
@@ -101,8 +133,8 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
     const overrides: Partial<Record<Operation, OverridePolicy>> = {};
     for (const o of rows.overrides) {
       if (o.customerId !== row.id) continue;
-      const entry = (overrides[o.operation] ??= { limits: [], expiresAt: o.expiresAt });
-      entry.limits.push(limit(o.count, o.periodMs));
+      const entry = (overrides[o.operation] ??= { limits: [], dryRun: [], expiresAt: o.expiresAt });
+      (o.dryRun ? entry.dryRun : entry.limits).push(limit(o.count, o.periodMs));
     }
     const customer: CustomerPolicy = {
       id: row.id,
@@ -113,6 +145,7 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
       planName: plan.name,
       bucketKeys: { read: bucketKey(row.id, "read"), write: bucketKey(row.id, "write") },
       planLimits: plan.limits,
+      planDryRun: plan.dryRun,
       overrides,
       apiKeyHash: row.apiKeyHash,
     };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CUSTOMER_STATUSES, OPERATIONS } from "@/lib/vocabulary";
-import { limitRowSchema } from "./limit.schema";
+import { overrideLimitsSchema } from "./limit.schema";
 import { plainText } from "./text.schema";
 
 const name = plainText(
@@ -24,10 +24,7 @@ export const customerUpdateSchema = z
 /** overrideSchema sets a customer's limits for one operation, until `expiresAt` (ms) if given. */
 export const overrideSchema = z
   .object({
-    limits: z
-      .array(limitRowSchema.omit({ operation: true }).strict())
-      .min(1, "Add at least one limit")
-      .max(20, "At most 20 limits"),
+    limits: overrideLimitsSchema,
     expiresAt: z
       .number()
       .int()

@@ -23,23 +23,47 @@ export const limitRowSchema = z
       .int("Period must be a whole number of milliseconds")
       .min(1, "Period must be positive")
       .max(MAX_PERIOD_MS, "Period must be at most 30 days"),
+    /** dryRun: counted when it would refuse, never refusing (see the README's dry-run limits). */
+    dryRun: z.boolean({ error: "Dry run must be true or false" }).optional(),
   })
   .strict();
 
 /** LimitRow is a validated limit row. */
 export type LimitRow = z.infer<typeof limitRowSchema>;
 
+/**
+ * refuseDuplicates flags each limit that repeats an earlier one of the same operation (count and
+ * period), dry-run or not: a dry-run limit equal to an enforced one would share its bucket.
+ */
+function refuseDuplicates(
+  rows: readonly { operation?: string; count: number; periodMs: number }[],
+  ctx: z.RefinementCtx,
+): void {
+  const seen = new Set<string>();
+  rows.forEach((row, index) => {
+    const id = `${row.operation ?? ""}/${row.count}/${row.periodMs}`;
+    if (seen.has(id)) {
+      ctx.addIssue({ code: "custom", message: "Duplicate limit", path: [index] });
+    }
+    seen.add(id);
+  });
+}
+
 /** limitRowsSchema is a list of limit rows with no duplicates. */
 export const limitRowsSchema = z
   .array(limitRowSchema)
   .max(20, "At most 20 limits")
-  .superRefine((rows, ctx) => {
-    const seen = new Set<string>();
-    rows.forEach((row, index) => {
-      const id = `${row.operation}/${row.count}/${row.periodMs}`;
-      if (seen.has(id)) {
-        ctx.addIssue({ code: "custom", message: "Duplicate limit", path: [index] });
-      }
-      seen.add(id);
-    });
+  .superRefine(refuseDuplicates);
+
+/**
+ * overrideLimitsSchema is an override's limits: one or more, no duplicates, and at least one
+ * enforced (an override replaces the plan's limits, so dry-run limits alone would lift them all).
+ */
+export const overrideLimitsSchema = z
+  .array(limitRowSchema.omit({ operation: true }).strict())
+  .min(1, "Add at least one limit")
+  .max(20, "At most 20 limits")
+  .superRefine(refuseDuplicates)
+  .refine((rows) => rows.length === 0 || rows.some((row) => !row.dryRun), {
+    message: "Keep at least one enforced limit: dry-run limits alone would lift the plan's",
   });

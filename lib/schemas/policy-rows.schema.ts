@@ -17,7 +17,7 @@ const instant = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
 /**
  * policyRowsSchema is the policy snapshot as the control plane writes it to Redis and edges read
- * it: the stored rows a snapshot is built from (lib/policy/snapshot.ts), with API keys and
+ * it: the stored rows (dry-run limits and flags included) a snapshot is built from (lib/policy/snapshot.ts), with API keys and
  * service tokens as their SHA-256 digests only. Strict: a field it does not know is refused
  * rather than dropped, so an edge never decides on half of a newer policy.
  */
@@ -30,7 +30,16 @@ export const policyRowsSchema = z
           id,
           slug: z.string(),
           name: z.string(),
-          limits: z.array(z.object({ operation: z.enum(OPERATIONS), count, periodMs }).strict()),
+          limits: z.array(
+            z
+              .object({
+                operation: z.enum(OPERATIONS),
+                count,
+                periodMs,
+                dryRun: z.boolean().optional(),
+              })
+              .strict(),
+          ),
         })
         .strict(),
     ),
@@ -52,6 +61,7 @@ export const policyRowsSchema = z
           operation: z.enum(OPERATIONS),
           count,
           periodMs,
+          dryRun: z.boolean(),
           expiresAt: instant.nullable(),
         })
         .strict(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OPERATIONS } from "@/lib/vocabulary";
 
 /**
  * wholeNumberParam is a query parameter holding a whole number from `min` to `max`, written in
@@ -35,10 +36,11 @@ export const benchItemsQuerySchema = itemListQuerySchema.extend({ customer: idPa
 /** MAX_TRAFFIC_SECONDS is the longest span of traffic kept in memory: 5 minutes, in seconds. */
 export const MAX_TRAFFIC_SECONDS = 300;
 
-/** trafficQuerySchema is `GET /api/admin/traffic?seconds=&customerId=`. */
+/** trafficQuerySchema is `GET /api/admin/traffic?seconds=&customerId=&operation=`. */
 export const trafficQuerySchema = z
   .object({
     seconds: wholeNumberParam("seconds", 1, MAX_TRAFFIC_SECONDS).default(MAX_TRAFFIC_SECONDS),
     customerId: idParam("customerId").optional(),
+    operation: z.enum(OPERATIONS).optional(),
   })
   .strict();

@@ -48,4 +48,47 @@ describe("GET /api/metrics", () => {
       "ratekeeper_buckets 0",
     ]);
   });
+
+  it("times decisions by store and reports the usage flush's health", async () => {
+    for (let i = 0; i < 3; i++) await GET(api("/api/v1/items", { key: t.demoKey }));
+    let text = await (await metrics()).text();
+    expect(series(text, "ratekeeper_decision_duration_seconds_count")).toEqual([
+      'ratekeeper_decision_duration_seconds_count{store="memory"} 3',
+    ]);
+    expect(text).toContain("# TYPE ratekeeper_decision_duration_seconds histogram");
+    expect(series(text, "ratekeeper_usage_pending_rows")).toEqual([
+      "ratekeeper_usage_pending_rows 1",
+    ]);
+    // Before the first flush, the age counts from the start.
+    t.clock.advance(1_000);
+    text = await (await metrics()).text();
+    expect(series(text, "ratekeeper_usage_last_flush_age_seconds")).toEqual([
+      "ratekeeper_usage_last_flush_age_seconds 1",
+    ]);
+
+    // A flush that SQLite refuses counts a failure and keeps its counts for the next one.
+    t.runtime.sqlite.pragma("query_only = ON");
+    expect(await t.runtime.usage.flush()).toBe(0);
+    t.runtime.sqlite.pragma("query_only = OFF");
+    text = await (await metrics()).text();
+    expect(series(text, "ratekeeper_usage_flush_failures_total")).toEqual([
+      'ratekeeper_usage_flush_failures_total{sink="sqlite"} 1',
+    ]);
+    expect(series(text, "ratekeeper_usage_pending_rows")).toEqual([
+      "ratekeeper_usage_pending_rows 1",
+    ]);
+
+    expect(await t.runtime.usage.flush()).toBe(1);
+    t.clock.advance(2_500);
+    text = await (await metrics()).text();
+    expect(series(text, "ratekeeper_usage_flush_rows_total")).toEqual([
+      'ratekeeper_usage_flush_rows_total{sink="sqlite"} 1',
+    ]);
+    expect(series(text, "ratekeeper_usage_last_flush_age_seconds")).toEqual([
+      "ratekeeper_usage_last_flush_age_seconds 2.5",
+    ]);
+    expect(series(text, "ratekeeper_usage_pending_rows")).toEqual([
+      "ratekeeper_usage_pending_rows 0",
+    ]);
+  });
 });

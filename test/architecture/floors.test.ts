@@ -13,6 +13,7 @@ const FLOORS: [prefix: string, floor: number][] = [
   ["lib/runtime", 3],
   ["lib/admin/", 2],
   ["lib/policy/", 2],
+  ["lib/usage/", 2],
   ["lib/auth/", 2],
   ["lib/schemas/", 1],
   ["lib/simulator/", 1],

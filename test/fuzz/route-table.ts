@@ -67,6 +67,18 @@ const item = fc.record(
   { requiredKeys: ["name"] },
 );
 const limitQuery = (max: number) => fc.integer({ min: 1, max }).map(String);
+/** usageRange is a usage query's range: ms since the epoch or ISO 8601, each end optional. */
+const usageRange = {
+  from: fc.constantFrom("1700000000000", "2026-11-01", "2026-11-20T08:00:00Z"),
+  to: fc.constantFrom("1800000000000", "2026-12-01", "2026-11-21T08:00:00+01:00"),
+};
+/** usageFilters are the filters every usage query takes. */
+const usageFilters = {
+  ...usageRange,
+  customerId: ids,
+  planId: ids,
+  operation: fc.constantFrom(...OPERATIONS),
+};
 /** cursors are cursors the lists write: a sort key ([name, id], [id], [volume or time, id]). */
 const cursor = fc
   .oneof(
@@ -171,6 +183,30 @@ export const ROUTES: Record<string, RouteSpec> = {
     body: NO_BODY,
     query: { seconds: limitQuery(300), customerId: ids },
   },
+  "GET /api/admin/usage": {
+    body: NO_BODY,
+    query: { ...usageFilters, granularity: fc.constantFrom("minute", "hour", "day") },
+  },
+  "GET /api/admin/usage/top": {
+    body: NO_BODY,
+    query: { ...usageFilters, limit: limitQuery(100) },
+  },
+  "GET /api/admin/usage/plans": { body: NO_BODY, query: usageFilters },
+  "GET /api/admin/usage/near-limit": {
+    body: NO_BODY,
+    query: {
+      ...usageFilters,
+      minShare: fc.constantFrom("0.5", "0.8", "1", "2.5"),
+      limit: limitQuery(500),
+    },
+  },
+  "GET /api/admin/usage.csv": { body: NO_BODY, query: usageFilters },
+  "GET /api/admin/plans/[id]/dry-run": { body: NO_BODY, query: usageRange },
+  "POST /api/admin/plans/[id]/dry-run/promote": {
+    body: fc.record({ operation: fc.constantFrom(...OPERATIONS) }, { requiredKeys: [] }),
+  },
+  "GET /api/admin/customers/[id]/dry-run": { body: NO_BODY, query: usageRange },
+  "POST /api/admin/customers/[id]/overrides/[operation]/promote": { body: NO_BODY },
   "GET /api/admin/service-tokens": { body: NO_BODY },
   "POST /api/admin/service-tokens": {
     body: fc.record({

@@ -27,7 +27,15 @@ function customers(count: number, override?: { count: number; expiresAt: number 
         apiKeyHash: `hash-${i + 1}`,
       })),
       overrides: override
-        ? [{ customerId: 1, operation: "read" as const, periodMs: HOUR, ...override }]
+        ? [
+            {
+              customerId: 1,
+              operation: "read" as const,
+              periodMs: HOUR,
+              dryRun: false,
+              ...override,
+            },
+          ]
         : [],
       serviceTokens: [],
     },

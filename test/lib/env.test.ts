@@ -33,6 +33,25 @@ describe("parseEnv", () => {
     });
   });
 
+  it("defaults the usage rollups to a 5 s flush, 7 days of minutes and 90 days of hours", () => {
+    expect(parseEnv({})).toMatchObject({
+      USAGE_FLUSH_INTERVAL_MS: 5_000,
+      USAGE_MINUTE_RETENTION_DAYS: 7,
+      USAGE_HOUR_RETENTION_DAYS: 90,
+    });
+    expect(
+      parseEnv({
+        USAGE_FLUSH_INTERVAL_MS: "1000",
+        USAGE_MINUTE_RETENTION_DAYS: "2",
+        USAGE_HOUR_RETENTION_DAYS: "365",
+      }),
+    ).toMatchObject({
+      USAGE_FLUSH_INTERVAL_MS: 1_000,
+      USAGE_MINUTE_RETENTION_DAYS: 2,
+      USAGE_HOUR_RETENTION_DAYS: 365,
+    });
+  });
+
   it("reads the Redis settings", () => {
     expect(
       parseEnv({
@@ -60,6 +79,23 @@ describe("parseEnv", () => {
     [{ REDIS_TIMEOUT_MS: "0" }, "REDIS_TIMEOUT_MS: REDIS_TIMEOUT_MS must be positive"],
     [{ REDIS_TIMEOUT_MS: "1.5" }, "REDIS_TIMEOUT_MS: REDIS_TIMEOUT_MS must be a whole number"],
     [{ REDIS_WRITES_ON_FAILURE: "sometimes" }, "REDIS_WRITES_ON_FAILURE:"],
+    [
+      { USAGE_FLUSH_INTERVAL_MS: "50" },
+      "USAGE_FLUSH_INTERVAL_MS: USAGE_FLUSH_INTERVAL_MS must be at least 100",
+    ],
+    [{ USAGE_FLUSH_INTERVAL_MS: "soon" }, "USAGE_FLUSH_INTERVAL_MS:"],
+    [
+      { USAGE_MINUTE_RETENTION_DAYS: "0" },
+      "USAGE_MINUTE_RETENTION_DAYS: USAGE_MINUTE_RETENTION_DAYS must be at least 1",
+    ],
+    [
+      { USAGE_HOUR_RETENTION_DAYS: "2.5" },
+      "USAGE_HOUR_RETENTION_DAYS: USAGE_HOUR_RETENTION_DAYS must be a whole number",
+    ],
+    [
+      { USAGE_MINUTE_RETENTION_DAYS: "30", USAGE_HOUR_RETENTION_DAYS: "14" },
+      "USAGE_HOUR_RETENTION_DAYS: USAGE_HOUR_RETENTION_DAYS must be at least USAGE_MINUTE_RETENTION_DAYS",
+    ],
     [
       { REDIS_CLUSTER_NODES: "10.0.0.1:7000" },
       'REDIS_CLUSTER_NODES: REDIS_CLUSTER_NODES must be redis:// or rediss:// URLs separated by commas, got "10.0.0.1:7000"',

@@ -72,7 +72,9 @@ export function createTestRuntime(
         ? { ...options.redis, decisionClock: clock }
         : options.redis,
     // Service tokens' last uses are written when a test flushes them, never on a timer.
-    usageFlushIntervalMs: 0,
+    tokenUseFlushIntervalMs: 0,
+    // Tests flush, claim and fold by calling them, on the fake clock: no timers run.
+    usage: { timers: false },
   });
   setRuntime(runtime);
   const demoKey = lines.map((line) => DEMO_KEY_LINE.exec(line)?.[1]).find(Boolean);
@@ -128,6 +130,26 @@ export function createTestRuntime(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * openTestRuntime opens another runtime on an existing test database (a restart, or a second
+ * instance), on the given clock, with no timers; the caller closes it. It does not become the
+ * process's runtime.
+ */
+export function openTestRuntime(
+  databasePath: string,
+  clock: FakeClock,
+  options: { redis?: RedisOptions; log?: Logger } = {},
+): Runtime {
+  return createRuntime({
+    databasePath,
+    clock,
+    adminPassword: "test-password",
+    log: options.log ?? { info() {}, warn() {}, error() {} },
+    redis: options.redis,
+    usage: { timers: false },
+  });
 }
 
 /** api builds a request to the API with an optional Bearer key and body (a body means POST). */

@@ -122,7 +122,7 @@ describe("customers", () => {
     );
     expect(res.status).toBe(200);
     expect((await res.json()).overrides).toEqual({
-      read: { limits: [{ count: 2, periodMs: 60_000 }], expiresAt },
+      read: { limits: [{ count: 2, periodMs: 60_000, dryRun: false }], expiresAt },
     });
     const statuses = [];
     for (let i = 0; i < 3; i++)

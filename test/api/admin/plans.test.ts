@@ -54,10 +54,10 @@ describe("plans", () => {
     ]);
     const free = plans.find((p: { slug: string }) => p.slug === "free");
     expect(free.limits).toEqual([
-      { operation: "read", count: 5, periodMs: 1_000 },
-      { operation: "read", count: 100, periodMs: 60_000 },
-      { operation: "write", count: 1, periodMs: 1_000 },
-      { operation: "write", count: 20, periodMs: 60_000 },
+      { operation: "read", count: 5, periodMs: 1_000, dryRun: false },
+      { operation: "read", count: 100, periodMs: 60_000, dryRun: false },
+      { operation: "write", count: 1, periodMs: 1_000, dryRun: false },
+      { operation: "write", count: 20, periodMs: 60_000, dryRun: false },
     ]);
   });
 
@@ -101,7 +101,7 @@ describe("plans", () => {
     expect(entry?.action).toBe("plan.update");
     expect((entry?.before as { limits?: unknown[] } | undefined)?.limits).toHaveLength(4);
     expect((entry?.after as { limits?: unknown[] } | undefined)?.limits).toEqual([
-      { operation: "read", count: 7, periodMs: 1_000 },
+      { operation: "read", count: 7, periodMs: 1_000, dryRun: false },
     ]);
   });
 

@@ -129,6 +129,7 @@ describe("with REDIS_URL: buckets in Redis", () => {
       adminPassword: "test-password",
       log: { info() {}, warn() {}, error() {} },
       redis: { url: server.url, prefix: t.prefix, timeoutMs: 150 },
+      usage: { timers: false },
     });
     try {
       await other.ready();

@@ -21,9 +21,9 @@ const saved: PlanWithLimits = {
   createdAt: 1,
   updatedAt: 1,
   limits: [
-    { operation: "read", count: 20, periodMs: 1_000 },
-    { operation: "read", count: 1_000, periodMs: 60_000 },
-    { operation: "write", count: 5, periodMs: 1_000 },
+    { operation: "read", count: 20, periodMs: 1_000, dryRun: false },
+    { operation: "read", count: 1_000, periodMs: 60_000, dryRun: false },
+    { operation: "write", count: 5, periodMs: 1_000, dryRun: false },
   ],
 };
 

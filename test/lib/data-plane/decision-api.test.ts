@@ -9,6 +9,7 @@ import {
   startDataPlane,
 } from "../../support/data-plane";
 import { api, createTestRuntime, type TestRuntime } from "../../support/runtime";
+import { report, totalsOf } from "../../usage/usage-support";
 
 const HOUR = 3_600_000;
 const QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#quota-exceeded";
@@ -219,6 +220,18 @@ describe("the decision API", () => {
     expect(t.runtime.traffic.totals(t.clock.now(), 60).get(id)).toEqual({
       allowed: 17,
       denied: 43,
+    });
+    // The usage rollups count the decision API's decisions as they do the routes'.
+    await t.runtime.usage.flush();
+    const hour = Math.floor(t.clock.now() / HOUR) * HOUR;
+    expect(
+      totalsOf(report(t.runtime, hour, hour + HOUR, "hour", { customerId: id })),
+    ).toMatchObject({
+      allowed: 17,
+      denied: 43,
+      unavailable: 0,
+      tokensRequested: 60,
+      tokensTaken: 17,
     });
   });
 

@@ -5,6 +5,7 @@ import type { Operation } from "@/lib/vocabulary";
 import { type DataPlaneServer, startDataPlane } from "../../support/data-plane";
 import { createTestRuntime, type TestCustomer, type TestRuntime } from "../../support/runtime";
 import { startUpstream, type Upstream, type UpstreamHandler } from "../../support/upstream";
+import { report, totalsOf } from "../../usage/usage-support";
 
 const HOUR = 3_600_000;
 const QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#quota-exceeded";
@@ -162,6 +163,11 @@ describe("the gateway", () => {
       allowed: 5,
       denied: 7,
     });
+    // The usage rollups count the gateway's decisions as they do the routes'.
+    await t.runtime.usage.flush();
+    const hour = Math.floor(t.clock.now() / 3_600_000) * 3_600_000;
+    const counted = report(t.runtime, hour, hour + 3_600_000, "hour", { customerId: customer.id });
+    expect(totalsOf(counted)).toMatchObject({ allowed: 5, denied: 7, unavailable: 0 });
   });
 
   it("refuses a missing or unknown key (401) and a suspended customer (403) before the upstream", async () => {

@@ -159,7 +159,9 @@ describe("an edge's policy", () => {
     const expiresAt = START_MS + 60_000;
     await snapshots.write(
       encodePolicyRows(
-        rows([{ customerId: 7, operation: "read", count: 2, periodMs: HOUR, expiresAt }]),
+        rows([
+          { customerId: 7, operation: "read", count: 2, periodMs: HOUR, dryRun: false, expiresAt },
+        ]),
       ),
       1,
       START_MS,

@@ -8,12 +8,14 @@ import { customerListQuerySchema } from "@/lib/schemas/customer-list.schema";
 
 /**
  * GET /api/admin/customers?q=&plan=&status=&sort=&after=&before=&limit= lists one page of
- * customers with their traffic over the last 5 minutes, the cursors around it and the total.
+ * customers with their traffic over the last 5 minutes (the whole fleet's with Redis), the
+ * cursors around it and the total.
  */
-export const GET = withOperator(({ request, runtime }) => {
+export const GET = withOperator(async ({ request, runtime }) => {
   const query = parseQuery(request, customerListQuerySchema);
   if (!query.ok) return query.response;
-  return json(listCustomerPage(runtime, query.data));
+  const { db, clock } = runtime;
+  return json(await listCustomerPage({ db, clock, live: runtime.usage.live }, query.data));
 });
 
 /** POST /api/admin/customers creates a customer; the response shows its API key, once. */

@@ -7,23 +7,45 @@ export interface TrafficPoint {
   denied: number;
 }
 
+/** TrafficFilter narrows the live view to one customer or one operation. */
+export interface TrafficFilter {
+  customerId?: number;
+  operation?: Operation;
+}
+
+/** TrafficTotals are a customer's allowed and denied decisions over a span. */
+export interface TrafficTotals {
+  allowed: number;
+  denied: number;
+}
+
 class Series {
   readonly seconds: Float64Array;
   readonly allowed: Uint32Array;
   readonly denied: Uint32Array;
-  constructor(size: number) {
+  constructor(
+    readonly customerId: number,
+    readonly operation: Operation,
+    size: number,
+  ) {
     this.seconds = new Float64Array(size).fill(-1);
     this.allowed = new Uint32Array(size);
     this.denied = new Uint32Array(size);
   }
 }
 
+/** seriesId numbers a customer's series for an operation: no string is built per decision. */
+function seriesId(customerId: number, operation: Operation): number {
+  return customerId * 2 + (operation === "read" ? 0 : 1);
+}
+
 /**
  * TrafficLog counts allowed and denied decisions per second, per customer and operation, for
- * the last `windowSeconds` seconds, in memory, in fixed-size ring buffers.
+ * the last `windowSeconds` seconds, in memory, in fixed-size ring buffers: this instance's live
+ * view (with Redis, each second is also pushed for the fleet's; see RedisLiveTraffic).
  */
 export class TrafficLog {
-  private readonly series = new Map<string, Series>();
+  private readonly series = new Map<number, Series>();
   readonly windowSeconds: number;
 
   constructor(windowSeconds = 300) {
@@ -32,10 +54,10 @@ export class TrafficLog {
 
   /** record counts one decision at `now` (ms since the epoch). */
   record(customerId: number, operation: Operation, allowed: boolean, now: number): void {
-    const id = `${customerId}:${operation}`;
+    const id = seriesId(customerId, operation);
     let s = this.series.get(id);
     if (!s) {
-      s = new Series(this.windowSeconds);
+      s = new Series(customerId, operation, this.windowSeconds);
       this.series.set(id, s);
     }
     const second = Math.floor(now / 1000);
@@ -53,18 +75,15 @@ export class TrafficLog {
    * points returns one point per second for the last `seconds` seconds up to `now`, oldest
    * first, summed over the series that match the filter.
    */
-  points(
-    now: number,
-    seconds: number,
-    filter: { customerId?: number; operation?: Operation } = {},
-  ): TrafficPoint[] {
+  points(now: number, seconds: number, filter: TrafficFilter = {}): TrafficPoint[] {
     const span = Math.min(Math.max(1, Math.floor(seconds)), this.windowSeconds);
     const last = Math.floor(now / 1000);
     const out: TrafficPoint[] = [];
     for (let sec = last - span + 1; sec <= last; sec++)
       out.push({ t: sec * 1000, allowed: 0, denied: 0 });
-    for (const [id, s] of this.series) {
-      if (!matches(id, filter)) continue;
+    for (const s of this.series.values()) {
+      if (filter.customerId !== undefined && s.customerId !== filter.customerId) continue;
+      if (filter.operation !== undefined && s.operation !== filter.operation) continue;
       for (const point of out) {
         const sec = point.t / 1000;
         const slot = sec % this.windowSeconds;
@@ -77,22 +96,29 @@ export class TrafficLog {
     return out;
   }
 
-  /** totals returns allowed and denied counts per customer over the last `seconds` seconds. */
-  totals(now: number, seconds: number): Map<number, { allowed: number; denied: number }> {
+  /**
+   * totals returns allowed and denied counts per customer over the last `seconds` seconds, for
+   * the customers with decisions in them.
+   */
+  totals(now: number, seconds: number): Map<number, TrafficTotals> {
     const last = Math.floor(now / 1000);
     const first = last - Math.min(seconds, this.windowSeconds) + 1;
-    const result = new Map<number, { allowed: number; denied: number }>();
-    for (const [id, s] of this.series) {
-      const customerId = Number(id.slice(0, id.indexOf(":")));
-      const total = result.get(customerId) ?? { allowed: 0, denied: 0 };
+    const result = new Map<number, TrafficTotals>();
+    for (const s of this.series.values()) {
+      let allowed = 0;
+      let denied = 0;
       for (let slot = 0; slot < this.windowSeconds; slot++) {
         const sec = s.seconds[slot] as number;
         if (sec >= first && sec <= last) {
-          total.allowed += s.allowed[slot] as number;
-          total.denied += s.denied[slot] as number;
+          allowed += s.allowed[slot] as number;
+          denied += s.denied[slot] as number;
         }
       }
-      result.set(customerId, total);
+      if (allowed + denied === 0) continue;
+      const total = result.get(s.customerId) ?? { allowed: 0, denied: 0 };
+      total.allowed += allowed;
+      total.denied += denied;
+      result.set(s.customerId, total);
     }
     return result;
   }
@@ -105,14 +131,14 @@ export class TrafficLog {
     now: number,
     seconds: number,
     customerIds: readonly number[],
-  ): Map<number, { allowed: number; denied: number }> {
+  ): Map<number, TrafficTotals> {
     const last = Math.floor(now / 1000);
     const first = last - Math.min(seconds, this.windowSeconds) + 1;
-    const result = new Map<number, { allowed: number; denied: number }>();
+    const result = new Map<number, TrafficTotals>();
     for (const customerId of customerIds) {
       const total = { allowed: 0, denied: 0 };
       for (const operation of OPERATIONS) {
-        const s = this.series.get(`${customerId}:${operation}`);
+        const s = this.series.get(seriesId(customerId, operation));
         if (!s) continue;
         for (let slot = 0; slot < this.windowSeconds; slot++) {
           const sec = s.seconds[slot] as number;
@@ -127,16 +153,36 @@ export class TrafficLog {
     return result;
   }
 
+  /**
+   * forEachSecond calls `visit` for every series' count in the whole seconds [fromSecond,
+   * toSecond] (seconds since the epoch) that the window still holds and that is not zero.
+   */
+  forEachSecond(
+    fromSecond: number,
+    toSecond: number,
+    visit: (
+      customerId: number,
+      operation: Operation,
+      second: number,
+      allowed: number,
+      denied: number,
+    ) => void,
+  ): void {
+    const first = Math.max(fromSecond, toSecond - this.windowSeconds + 1);
+    for (const s of this.series.values()) {
+      for (let sec = first; sec <= toSecond; sec++) {
+        const slot = sec % this.windowSeconds;
+        if (s.seconds[slot] !== sec) continue;
+        const allowed = s.allowed[slot] as number;
+        const denied = s.denied[slot] as number;
+        if (allowed + denied > 0) visit(s.customerId, s.operation, sec, allowed, denied);
+      }
+    }
+  }
+
   /** forgetCustomer drops a deleted customer's series. */
   forgetCustomer(customerId: number): void {
-    this.series.delete(`${customerId}:read`);
-    this.series.delete(`${customerId}:write`);
+    this.series.delete(seriesId(customerId, "read"));
+    this.series.delete(seriesId(customerId, "write"));
   }
-}
-
-function matches(id: string, filter: { customerId?: number; operation?: Operation }): boolean {
-  const [customer, operation] = id.split(":");
-  if (filter.customerId !== undefined && Number(customer) !== filter.customerId) return false;
-  if (filter.operation !== undefined && operation !== filter.operation) return false;
-  return true;
 }

@@ -1,0 +1,21 @@
+import { customerDryRun } from "@/lib/admin/dry-run";
+import { respond } from "@/lib/admin/respond";
+import { notFound, parseId, parseQuery } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
+import { dryRunQuerySchema } from "@/lib/schemas/usage.schema";
+
+type Params = { id: string };
+
+export const dynamic = "force-dynamic";
+
+/**
+ * GET /api/admin/customers/:id/dry-run?from=&to= reports what the dry-run limits tried on the
+ * customer (its override's, or its plan's) would have refused of its traffic over the range.
+ */
+export const GET = withOperator<Params>(({ request, params, runtime }) => {
+  const id = parseId(params.id);
+  if (id === null) return notFound("Customer not found");
+  const query = parseQuery(request, dryRunQuerySchema);
+  if (!query.ok) return query.response;
+  return respond(customerDryRun(runtime, id, query.data), (report) => report);
+});

@@ -1,0 +1,18 @@
+import { promoteOverride } from "@/lib/admin/customers";
+import { respond } from "@/lib/admin/respond";
+import { notFound, parseId } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
+import { operationSchema } from "@/lib/schemas/limit.schema";
+
+type Params = { id: string; operation: string };
+
+/**
+ * POST /api/admin/customers/:id/overrides/:operation/promote makes the dry-run limits of the
+ * customer's override for reads or writes enforced, audited. 409 when there are none.
+ */
+export const POST = withOperator<Params>(({ params, actor, runtime }) => {
+  const id = parseId(params.id);
+  const operation = operationSchema.safeParse(params.operation);
+  if (id === null || !operation.success) return notFound();
+  return respond(promoteOverride(runtime, actor, id, operation.data), (value) => value);
+});

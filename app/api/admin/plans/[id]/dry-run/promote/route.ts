@@ -1,0 +1,19 @@
+import { promoteDryRun } from "@/lib/admin/plans";
+import { respond } from "@/lib/admin/respond";
+import { notFound, parseBody, parseId } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
+import { promoteSchema } from "@/lib/schemas/usage.schema";
+
+type Params = { id: string };
+
+/**
+ * POST /api/admin/plans/:id/dry-run/promote `{operation?}` makes the plan's dry-run limits (of
+ * one operation, or all) enforced, audited; the next request obeys them. 409 when there are none.
+ */
+export const POST = withOperator<Params>(async ({ request, params, actor, runtime }) => {
+  const id = parseId(params.id);
+  if (id === null) return notFound("Plan not found");
+  const parsed = await parseBody(request, promoteSchema);
+  if (!parsed.ok) return parsed.response;
+  return respond(promoteDryRun(runtime, actor, id, parsed.data.operation), (value) => value);
+});

@@ -1,0 +1,22 @@
+import { planDryRun } from "@/lib/admin/dry-run";
+import { respond } from "@/lib/admin/respond";
+import { notFound, parseId, parseQuery } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
+import { dryRunQuerySchema } from "@/lib/schemas/usage.schema";
+
+type Params = { id: string };
+
+export const dynamic = "force-dynamic";
+
+/**
+ * GET /api/admin/plans/:id/dry-run?from=&to= reports what each of the plan's dry-run limits would
+ * have refused over the range (the last 24 h by default): refusals, their share of the plan's
+ * decisions, and the customers refused.
+ */
+export const GET = withOperator<Params>(({ request, params, runtime }) => {
+  const id = parseId(params.id);
+  if (id === null) return notFound("Plan not found");
+  const query = parseQuery(request, dryRunQuerySchema);
+  if (!query.ok) return query.response;
+  return respond(planDryRun(runtime, id, query.data), (report) => report);
+});

@@ -1,0 +1,17 @@
+import { respond } from "@/lib/admin/respond";
+import { plansUsage } from "@/lib/admin/usage";
+import { parseQuery } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
+import { usageFiltersSchema } from "@/lib/schemas/usage.schema";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * GET /api/admin/usage/plans?from=&to=&planId=&operation= returns each plan's aggregates over the
+ * range: customers now, customers active and refused in the range, decisions and tokens.
+ */
+export const GET = withOperator(({ request, runtime }) => {
+  const query = parseQuery(request, usageFiltersSchema);
+  if (!query.ok) return query.response;
+  return respond(plansUsage(runtime, query.data), (plans) => plans);
+});

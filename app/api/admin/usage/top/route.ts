@@ -1,0 +1,17 @@
+import { respond } from "@/lib/admin/respond";
+import { topCustomerUsage } from "@/lib/admin/usage";
+import { parseQuery } from "@/lib/http";
+import { withOperator } from "@/lib/route/operator";
+import { topCustomersQuerySchema } from "@/lib/schemas/usage.schema";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * GET /api/admin/usage/top?from=&to=&planId=&operation=&limit= returns the customers refused most
+ * and those using most (tokens taken) over the range, `limit` (10) of each.
+ */
+export const GET = withOperator(({ request, runtime }) => {
+  const query = parseQuery(request, topCustomersQuerySchema);
+  if (!query.ok) return query.response;
+  return respond(topCustomerUsage(runtime, query.data), (top) => top);
+});

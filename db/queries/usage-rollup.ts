@@ -1,0 +1,272 @@
+// Keeping the usage rollups: additive upserts, the folds and their watermarks, pruning, and the
+// Redis claims already written. db/queries/usage.ts reads them.
+import type Database from "better-sqlite3";
+import { lt, sql } from "drizzle-orm";
+import type { Db, Tx } from "../client";
+import {
+  customers,
+  usageClaims,
+  usageDays,
+  usageDryRunHours,
+  usageDryRunMinutes,
+  usageHours,
+  usageMinutes,
+} from "../schema";
+import { getSetting, putSetting } from "./operator";
+import {
+  type DryRunRowValues,
+  type DryRunTable,
+  USAGE_STEP_MS,
+  type UsageRowValues,
+  type UsageTable,
+} from "./usage";
+
+/** FOLD_WATERMARK is the setting that holds the hour fold's watermark (ms since the epoch). */
+const FOLD_WATERMARK = "usage.folded_through_ms";
+/** DAY_FOLD_WATERMARK is the setting that holds the day fold's watermark (ms since the epoch). */
+const DAY_FOLD_WATERMARK = "usage.days_folded_through_ms";
+
+/** UPSERT_SQL adds one row's counters to a rollup table (9 parameters, in column order). */
+const UPSERT_SQL = (table: string) =>
+  `INSERT INTO ${table} (start_ms, customer_id, operation, plan_id, allowed, denied, unavailable,
+     tokens_requested, tokens_taken) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+   ON CONFLICT (start_ms, customer_id, operation, plan_id) DO UPDATE SET
+     allowed = allowed + excluded.allowed, denied = denied + excluded.denied,
+     unavailable = unavailable + excluded.unavailable,
+     tokens_requested = tokens_requested + excluded.tokens_requested,
+     tokens_taken = tokens_taken + excluded.tokens_taken`;
+
+/** DRY_RUN_UPSERT_SQL adds one row's refusals to a dry-run table (8 parameters). */
+const DRY_RUN_UPSERT_SQL = (table: string) =>
+  `INSERT INTO ${table} (start_ms, customer_id, operation, plan_id, source, limit_count,
+     limit_period_ms, refused) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+   ON CONFLICT (start_ms, customer_id, operation, source, limit_count, limit_period_ms, plan_id)
+   DO UPDATE SET refused = refused + excluded.refused`;
+
+/** TABLE_NAMES are the rollup tables' SQL names, by resolution. */
+const TABLE_NAMES: Readonly<Record<UsageTable, string>> = {
+  minutes: "usage_minutes",
+  hours: "usage_hours",
+  days: "usage_days",
+};
+const DRY_RUN_TABLE_NAMES: Readonly<Record<DryRunTable, string>> = {
+  minutes: "usage_dry_run_minutes",
+  hours: "usage_dry_run_hours",
+};
+
+/** statements caches each connection's prepared upserts (a flush writes thousands of rows). */
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+function prepared(client: Database.Database, text: string): Database.Statement {
+  let own = statements.get(client);
+  if (!own) {
+    own = new Map();
+    statements.set(client, own);
+  }
+  let statement = own.get(text);
+  if (!statement) {
+    statement = client.prepare(text);
+    own.set(text, statement);
+  }
+  return statement;
+}
+
+/**
+ * upsertUsageRows adds each row's counters to the table's row of the same identity (creating it),
+ * additive, so a row written twice counts twice. It runs one prepared statement per row on the
+ * database's own connection (the query builder costs more than SQLite here): call it inside a
+ * transaction of that database.
+ */
+export function upsertUsageRows(db: Db, table: UsageTable, rows: readonly UsageRowValues[]): void {
+  if (rows.length === 0) return;
+  const statement = prepared(db.$client, UPSERT_SQL(TABLE_NAMES[table]));
+  for (const r of rows) {
+    statement.run(
+      r.startMs,
+      r.customerId,
+      r.operation,
+      r.planId,
+      r.allowed,
+      r.denied,
+      r.unavailable,
+      r.tokensRequested,
+      r.tokensTaken,
+    );
+  }
+}
+
+/**
+ * upsertDryRunRows adds each dry-run row's refusals to the table's row of the same identity, on
+ * the database's own connection (see upsertUsageRows): inside a transaction of that database.
+ */
+export function upsertDryRunRows(
+  db: Db,
+  table: DryRunTable,
+  rows: readonly DryRunRowValues[],
+): void {
+  if (rows.length === 0) return;
+  const statement = prepared(db.$client, DRY_RUN_UPSERT_SQL(DRY_RUN_TABLE_NAMES[table]));
+  for (const r of rows) {
+    statement.run(
+      r.startMs,
+      r.customerId,
+      r.operation,
+      r.planId,
+      r.source,
+      r.limitCount,
+      r.limitPeriodMs,
+      r.refused,
+    );
+  }
+}
+
+/** listCustomerIds returns the id of every stored customer. */
+export function listCustomerIds(tx: Tx): Set<number> {
+  return new Set(
+    tx
+      .select({ id: customers.id })
+      .from(customers)
+      .all()
+      .map((r) => r.id),
+  );
+}
+
+/**
+ * getFoldWatermark returns the fold's watermark (ms): every hour before it is complete in the
+ * hour tables, and minutes from it on are only in the minute tables. Undefined before the first
+ * fold.
+ */
+export function getFoldWatermark(tx: Tx): number | undefined {
+  const value = getSetting(tx, FOLD_WATERMARK);
+  return value === undefined ? undefined : Number(value);
+}
+
+/** setFoldWatermark stores the fold's watermark (ms). */
+export function setFoldWatermark(tx: Tx, ms: number): void {
+  putSetting(tx, FOLD_WATERMARK, String(ms));
+}
+
+/**
+ * getDayFoldWatermark returns the day fold's watermark (ms): every UTC day before it is complete
+ * in usage_days. Undefined before the first day fold.
+ */
+export function getDayFoldWatermark(tx: Tx): number | undefined {
+  const value = getSetting(tx, DAY_FOLD_WATERMARK);
+  return value === undefined ? undefined : Number(value);
+}
+
+/** setDayFoldWatermark stores the day fold's watermark (ms). */
+export function setDayFoldWatermark(tx: Tx, ms: number): void {
+  putSetting(tx, DAY_FOLD_WATERMARK, String(ms));
+}
+
+/** oldestUsageHour returns the start (ms) of the oldest hour row, or undefined if none. */
+export function oldestUsageHour(tx: Tx): number | undefined {
+  return (
+    tx
+      .select({ ms: sql<number | null>`min(${usageHours.startMs})` })
+      .from(usageHours)
+      .get()?.ms ?? undefined
+  );
+}
+
+/** foldHoursIntoDays adds the hour rows in [fromMs, toMs) to the day rows, summing each day's. */
+export function foldHoursIntoDays(tx: Tx, fromMs: number, toMs: number): void {
+  const day = sql.raw(String(USAGE_STEP_MS.days));
+  tx.run(sql`
+    INSERT INTO ${usageDays} (start_ms, customer_id, operation, plan_id, allowed, denied,
+      unavailable, tokens_requested, tokens_taken)
+    SELECT start_ms - start_ms % ${day}, customer_id, operation, plan_id, sum(allowed),
+      sum(denied), sum(unavailable), sum(tokens_requested), sum(tokens_taken)
+    FROM ${usageHours}
+    WHERE start_ms >= ${fromMs} AND start_ms < ${toMs}
+    GROUP BY 1, 2, 3, 4
+    ON CONFLICT (start_ms, customer_id, operation, plan_id) DO UPDATE SET
+      allowed = allowed + excluded.allowed,
+      denied = denied + excluded.denied,
+      unavailable = unavailable + excluded.unavailable,
+      tokens_requested = tokens_requested + excluded.tokens_requested,
+      tokens_taken = tokens_taken + excluded.tokens_taken`);
+}
+
+/** oldestUsageMinute returns the start (ms) of the oldest minute row, or undefined if none. */
+export function oldestUsageMinute(tx: Tx): number | undefined {
+  const minutes = tx
+    .select({ ms: sql<number | null>`min(${usageMinutes.startMs})` })
+    .from(usageMinutes)
+    .get()?.ms;
+  const dryRun = tx
+    .select({ ms: sql<number | null>`min(${usageDryRunMinutes.startMs})` })
+    .from(usageDryRunMinutes)
+    .get()?.ms;
+  const found = [minutes, dryRun].filter((v): v is number => typeof v === "number");
+  return found.length > 0 ? Math.min(...found) : undefined;
+}
+
+/**
+ * foldMinutesIntoHours adds the minute rows in [fromMs, toMs) to the hour rows (both tables,
+ * counts and dry-run refusals), summing each hour's minutes. The minute rows stay.
+ */
+export function foldMinutesIntoHours(tx: Tx, fromMs: number, toMs: number): void {
+  const hour = sql.raw(String(USAGE_STEP_MS.hours));
+  tx.run(sql`
+    INSERT INTO ${usageHours} (start_ms, customer_id, operation, plan_id, allowed, denied,
+      unavailable, tokens_requested, tokens_taken)
+    SELECT start_ms - start_ms % ${hour}, customer_id, operation, plan_id, sum(allowed),
+      sum(denied), sum(unavailable), sum(tokens_requested), sum(tokens_taken)
+    FROM ${usageMinutes}
+    WHERE start_ms >= ${fromMs} AND start_ms < ${toMs}
+    GROUP BY 1, 2, 3, 4
+    ON CONFLICT (start_ms, customer_id, operation, plan_id) DO UPDATE SET
+      allowed = allowed + excluded.allowed,
+      denied = denied + excluded.denied,
+      unavailable = unavailable + excluded.unavailable,
+      tokens_requested = tokens_requested + excluded.tokens_requested,
+      tokens_taken = tokens_taken + excluded.tokens_taken`);
+  tx.run(sql`
+    INSERT INTO ${usageDryRunHours} (start_ms, customer_id, operation, plan_id, source,
+      limit_count, limit_period_ms, refused)
+    SELECT start_ms - start_ms % ${hour}, customer_id, operation, plan_id, source, limit_count,
+      limit_period_ms, sum(refused)
+    FROM ${usageDryRunMinutes}
+    WHERE start_ms >= ${fromMs} AND start_ms < ${toMs}
+    GROUP BY 1, 2, 3, 4, 5, 6, 7
+    ON CONFLICT (start_ms, customer_id, operation, source, limit_count, limit_period_ms, plan_id)
+    DO UPDATE SET refused = refused + excluded.refused`);
+}
+
+/** pruneUsage deletes rows that start before the given instants (ms) and returns how many. */
+export function pruneUsage(
+  tx: Tx,
+  before: { minutesMs: number; hoursMs: number },
+): { minutes: number; hours: number; days: number } {
+  const minutes =
+    tx.delete(usageMinutes).where(lt(usageMinutes.startMs, before.minutesMs)).run().changes +
+    tx.delete(usageDryRunMinutes).where(lt(usageDryRunMinutes.startMs, before.minutesMs)).run()
+      .changes;
+  const hours =
+    tx.delete(usageHours).where(lt(usageHours.startMs, before.hoursMs)).run().changes +
+    tx.delete(usageDryRunHours).where(lt(usageDryRunHours.startMs, before.hoursMs)).run().changes;
+  // Day rows go with the hours they were folded from: a day once its last hour has gone.
+  const days = tx
+    .delete(usageDays)
+    .where(lt(usageDays.startMs, before.hoursMs - USAGE_STEP_MS.days + 1))
+    .run().changes;
+  return { minutes, hours, days };
+}
+
+/**
+ * recordClaim marks a Redis claim as written (in the transaction that writes its rows) and
+ * returns false when it was written before: its rows must not be added again.
+ */
+export function recordClaim(tx: Tx, claimKey: string, now: number): boolean {
+  return (
+    tx.insert(usageClaims).values({ claimKey, appliedAt: now }).onConflictDoNothing().run()
+      .changes === 1
+  );
+}
+
+/** pruneClaims forgets the claims written before `beforeMs`. */
+export function pruneClaims(tx: Tx, beforeMs: number): void {
+  tx.delete(usageClaims).where(lt(usageClaims.appliedAt, beforeMs)).run();
+}

@@ -1,0 +1,70 @@
+import { sql } from "drizzle-orm";
+import { type AnySQLiteColumn, check, integer, text } from "drizzle-orm/sqlite-core";
+import { LIMIT_SOURCES, OPERATIONS } from "../../lib/vocabulary";
+import { customers } from "./customers";
+
+// The columns the usage rollup tables share: the minute and hour tables hold the same counters at
+// two resolutions, and so do their dry-run twins. Each table keeps its own drizzle file.
+
+/** usageCountColumns are one rollup row's key parts and counters (decisions and tokens). */
+export function usageCountColumns() {
+  return {
+    /** startMs is the start of the row's minute or hour, in ms since the epoch (UTC). */
+    startMs: integer("start_ms").notNull(),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    operation: text("operation", { enum: OPERATIONS }).notNull(),
+    /** planId is the customer's plan when it was decided (no foreign key: plans may go). */
+    planId: integer("plan_id").notNull(),
+    allowed: integer("allowed").notNull().default(0),
+    denied: integer("denied").notNull().default(0),
+    unavailable: integer("unavailable").notNull().default(0),
+    tokensRequested: integer("tokens_requested").notNull().default(0),
+    tokensTaken: integer("tokens_taken").notNull().default(0),
+  };
+}
+
+/** dryRunCountColumns are one dry-run row's key parts and its count of would-be refusals. */
+export function dryRunCountColumns() {
+  return {
+    startMs: integer("start_ms").notNull(),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    operation: text("operation", { enum: OPERATIONS }).notNull(),
+    planId: integer("plan_id").notNull(),
+    /** source says whether the dry-run limit was the plan's or the customer's override's. */
+    source: text("source", { enum: LIMIT_SOURCES }).notNull(),
+    limitCount: integer("limit_count").notNull(),
+    limitPeriodMs: integer("limit_period_ms").notNull(),
+    /** refused counts the admitted decisions this limit would have refused. */
+    refused: integer("refused").notNull().default(0),
+  };
+}
+
+type Columns = ReturnType<typeof usageCountColumns>;
+type DryRunColumns = ReturnType<typeof dryRunCountColumns>;
+type Built<C> = Record<keyof C, AnySQLiteColumn>;
+
+/** usageChecks are the CHECK constraints of a rollup table whose rows each span `stepMs`. */
+export function usageChecks(table: string, t: Built<Columns>, stepMs: number) {
+  return [
+    check(`${table}_operation`, sql`${t.operation} IN ('read', 'write')`),
+    check(`${table}_aligned`, sql`${t.startMs} % ${sql.raw(String(stepMs))} = 0`),
+    check(
+      `${table}_counts`,
+      sql`${t.allowed} >= 0 AND ${t.denied} >= 0 AND ${t.unavailable} >= 0 AND ${t.tokensRequested} >= 0 AND ${t.tokensTaken} >= 0`,
+    ),
+  ];
+}
+
+/** dryRunChecks are the CHECK constraints of a dry-run rollup table whose rows span `stepMs`. */
+export function dryRunChecks(table: string, t: Built<DryRunColumns>, stepMs: number) {
+  return [
+    check(`${table}_operation`, sql`${t.operation} IN ('read', 'write')`),
+    check(`${table}_source`, sql`${t.source} IN ('plan', 'override')`),
+    check(`${table}_aligned`, sql`${t.startMs} % ${sql.raw(String(stepMs))} = 0`),
+    check(`${table}_refused`, sql`${t.refused} >= 0`),
+  ];
+}

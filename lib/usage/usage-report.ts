@@ -1,0 +1,136 @@
+import type { Tx } from "@/db/client";
+import type { UsageCounts } from "@/db/queries/usage";
+import {
+  OPERATIONS,
+  type Operation,
+  USAGE_GRANULARITIES,
+  type UsageGranularity,
+} from "@/lib/vocabulary";
+import { COUNTERS } from "./batch";
+import { DAY_MS, floorTo, HOUR_MS, MINUTE_MS } from "./time";
+import { readUsage } from "./usage-read";
+
+/** STEP_MS is each granularity's step: UTC minutes, hours and days. */
+export const STEP_MS: Readonly<Record<UsageGranularity, number>> = {
+  minute: MINUTE_MS,
+  hour: HOUR_MS,
+  day: DAY_MS,
+};
+
+/** MAX_POINTS bounds a series: a range finer than this many steps is refused or coarsened. */
+export const MAX_POINTS = 1_500;
+
+/** UsagePoint is one step of a series: decisions and tokens in [t, t + stepMs). */
+export interface UsagePoint extends UsageCounts {
+  t: number;
+}
+
+/** UsageSeries is one operation's points, every step of the range, zeros included. */
+export interface UsageSeries {
+  operation: Operation;
+  points: UsagePoint[];
+}
+
+/** UsageTotals are a range's sums, overall and per operation. */
+export interface UsageTotals extends UsageCounts {
+  byOperation: Record<Operation, UsageCounts>;
+}
+
+/** UsageQuery is a validated usage question: a range, a step, and optional filters. */
+export interface UsageQuery {
+  fromMs: number;
+  toMs: number;
+  granularity: UsageGranularity;
+  customerId?: number;
+  planId?: number;
+  operation?: Operation;
+}
+
+/** UsageReport answers a UsageQuery: series per operation and totals over the aligned range. */
+export interface UsageReport {
+  /** fromMs and toMs are the range widened to whole steps. */
+  fromMs: number;
+  toMs: number;
+  granularity: UsageGranularity;
+  stepMs: number;
+  series: UsageSeries[];
+  totals: UsageTotals;
+}
+
+/** zero returns counters all at zero. */
+export function zero(): UsageCounts {
+  return { allowed: 0, denied: 0, unavailable: 0, tokensRequested: 0, tokensTaken: 0 };
+}
+
+/** addInto adds `from`'s counters to `into`'s. */
+export function addInto(into: UsageCounts, from: UsageCounts): void {
+  for (const counter of COUNTERS) into[counter] += from[counter];
+}
+
+/** alignRange widens [fromMs, toMs) to whole steps. */
+export function alignRange(fromMs: number, toMs: number, stepMs: number) {
+  return { fromMs: floorTo(fromMs, stepMs), toMs: Math.ceil(toMs / stepMs) * stepMs };
+}
+
+/** pointsIn is how many steps of `stepMs` the range [fromMs, toMs) spans once aligned. */
+export function pointsIn(fromMs: number, toMs: number, stepMs: number): number {
+  const aligned = alignRange(fromMs, toMs, stepMs);
+  return (aligned.toMs - aligned.fromMs) / stepMs;
+}
+
+/**
+ * finestGranularity is the finest step whose series over the range fits MAX_POINTS (minutes only
+ * while minute rows are kept for the whole range), or undefined if even days do not fit.
+ */
+export function finestGranularity(
+  fromMs: number,
+  toMs: number,
+  minutesFromMs: number,
+): UsageGranularity | undefined {
+  return USAGE_GRANULARITIES.find(
+    (g) =>
+      pointsIn(fromMs, toMs, STEP_MS[g]) <= MAX_POINTS &&
+      (g !== "minute" || fromMs >= minutesFromMs),
+  );
+}
+
+/**
+ * usageReport reads the rollups for a query: one series per operation (both, or the filtered
+ * one) with a point per step of the range widened to whole steps, and the totals. Minute series
+ * read minute rows only; hour and day series read hour rows where the fold has made them.
+ */
+export function usageReport(tx: Tx, query: UsageQuery, minutesFromMs: number): UsageReport {
+  const stepMs = STEP_MS[query.granularity];
+  const { fromMs, toMs } = alignRange(query.fromMs, query.toMs, stepMs);
+  const rows = readUsage(
+    tx,
+    {
+      fromMs,
+      toMs,
+      customerId: query.customerId,
+      planId: query.planId,
+      operation: query.operation,
+    },
+    ["bucket", "operation"],
+    { bucketMs: stepMs, minutesFromMs, minutesOnly: query.granularity === "minute" },
+  );
+  const operations = query.operation ? [query.operation] : [...OPERATIONS];
+  const series: UsageSeries[] = operations.map((operation) => ({ operation, points: [] }));
+  const index = new Map<string, UsagePoint>();
+  for (const s of series) {
+    for (let t = fromMs; t < toMs; t += stepMs) {
+      const point = { t, ...zero() };
+      s.points.push(point);
+      index.set(`${s.operation}|${t}`, point);
+    }
+  }
+  const totals: UsageTotals = { ...zero(), byOperation: { read: zero(), write: zero() } };
+  for (const row of rows) {
+    const point = index.get(`${row.operation}|${row.bucket}`);
+    if (!point) continue;
+    addInto(point, row);
+    addInto(totals, row);
+    addInto(totals.byOperation[row.operation], row);
+  }
+  return { fromMs, toMs, granularity: query.granularity, stepMs, series, totals };
+}

@@ -1,0 +1,222 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { GET as traffic } from "@/app/api/admin/traffic/route";
+import { GET as nearLimit } from "@/app/api/admin/usage/near-limit/route";
+import { GET as plans } from "@/app/api/admin/usage/plans/route";
+import { GET as usage } from "@/app/api/admin/usage/route";
+import { GET as top } from "@/app/api/admin/usage/top/route";
+import { GET as csv } from "@/app/api/admin/usage.csv/route";
+import { decide } from "@/lib/policy/decide";
+import type { CustomerPolicy } from "@/lib/policy/snapshot";
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "@/lib/usage/time";
+import { createTestRuntime, START_MS, type TestRuntime } from "../../support/runtime";
+import { adminRequest, signIn } from "./admin-support";
+
+const routes = {
+  "/api/admin/usage": usage,
+  "/api/admin/usage/top": top,
+  "/api/admin/usage/plans": plans,
+  "/api/admin/usage/near-limit": nearLimit,
+  "/api/admin/usage.csv": csv,
+  "/api/admin/traffic": traffic,
+} as const;
+type Path = keyof typeof routes;
+
+describe("the usage API", () => {
+  let t: TestRuntime;
+  let cookie: string;
+  const get = (path: Path, query = "", withCookie = true) =>
+    routes[path](adminRequest(`${path}${query}`, { cookie: withCookie ? cookie : undefined }));
+  const body = async (path: Path, query = "") => {
+    const res = await get(path, query);
+    expect(res.status).toBe(200);
+    return res.json();
+  };
+  const send = async (id: number, operation: "read" | "write", n: number, cost = 1) => {
+    const customer = t.runtime.policy.snapshot.byId.get(id) as CustomerPolicy;
+    for (let i = 0; i < n; i++) await decide(t.runtime, customer, operation, cost);
+  };
+
+  let busy: number;
+  let quiet: number;
+  beforeEach(async () => {
+    t = createTestRuntime();
+    cookie = await signIn();
+    t.addPlan("metered", [
+      { operation: "read", count: 10, periodMs: HOUR_MS },
+      { operation: "write", count: 100, periodMs: MINUTE_MS },
+    ]);
+    busy = t.addCustomer("metered", "Busy Co").id;
+    quiet = t.addCustomer("pro", "Quiet Co").id;
+    t.clock.advance(30 * MINUTE_MS);
+    await send(busy, "read", 12); // 10 allowed, 2 denied
+    await send(busy, "write", 9, 10); // 90 tokens of a 100-a-minute limit
+    await send(quiet, "read", 1);
+    await t.runtime.usage.flush();
+    t.clock.advance(5 * MINUTE_MS);
+  });
+  afterEach(() => t.cleanup());
+
+  it("refuses every route without a session", async () => {
+    for (const path of Object.keys(routes) as Path[]) {
+      expect((await get(path, "", false)).status).toBe(401);
+    }
+  });
+
+  it.each([
+    ["/api/admin/usage", "?from=yesterday", "from"],
+    ["/api/admin/usage", `?from=${START_MS + HOUR_MS}&to=${START_MS}`, "to"],
+    ["/api/admin/usage", `?from=${START_MS}&to=${START_MS}`, "to"],
+    ["/api/admin/usage", "?granularity=week", "granularity"],
+    ["/api/admin/usage", "?customerId=abc", "customerId"],
+    ["/api/admin/usage", "?customerId=0", "customerId"],
+    ["/api/admin/usage", "?operation=delete", "operation"],
+    ["/api/admin/usage", "?colour=blue", "colour"],
+    ["/api/admin/usage", "?planId=1&planId=2", "planId"],
+    ["/api/admin/usage", `?from=${START_MS - 500 * DAY_MS}`, "from"],
+    ["/api/admin/usage", `?from=${START_MS - 3 * DAY_MS}&granularity=minute`, "granularity"],
+    ["/api/admin/usage/top", "?limit=0", "limit"],
+    ["/api/admin/usage/top", "?limit=1e3", "limit"],
+    ["/api/admin/usage/near-limit", "?minShare=-1", "minShare"],
+    ["/api/admin/usage/near-limit", "?minShare=20", "minShare"],
+    ["/api/admin/usage/near-limit", `?from=${START_MS - 100 * DAY_MS}`, "from"],
+    ["/api/admin/usage/plans", "?to=2025-13-45", "to"],
+    ["/api/admin/usage.csv", `?from=${START_MS - 100 * DAY_MS}`, "from"],
+    ["/api/admin/traffic", "?seconds=0", "seconds"],
+    ["/api/admin/traffic", "?seconds=soon", "seconds"],
+  ] as const)("%s%s is a 400 naming %s", async (path, query, field) => {
+    const res = await get(path, query);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    const problem = await res.json();
+    expect(problem).toMatchObject({ status: 400, title: "Invalid request" });
+    expect(Object.keys(problem.errors)).toEqual([field]);
+  });
+
+  it("refuses a minute series too long for its points, and coarsens a series given no step", async () => {
+    const week = `?from=${START_MS}&to=${START_MS + 3 * DAY_MS}`;
+    const refused = await (await get("/api/admin/usage", `${week}&granularity=minute`)).json();
+    expect(refused.errors.granularity[0]).toMatch(/4320 minutes.*at most 1500 points/);
+    const auto = await body("/api/admin/usage", week);
+    expect(auto).toMatchObject({ granularity: "hour", stepMs: HOUR_MS });
+    expect(auto.series[0].points).toHaveLength(72);
+  });
+
+  it("serves series per operation and totals, filtered by customer, plan and operation", async () => {
+    const all = await body("/api/admin/usage", `?from=${START_MS}&to=${START_MS + HOUR_MS}`);
+    expect(all).toMatchObject({ granularity: "minute", stepMs: MINUTE_MS, fromMs: START_MS });
+    expect(all.series.map((s: { operation: string }) => s.operation)).toEqual(["read", "write"]);
+    expect(all.series[0].points).toHaveLength(60);
+    expect(all.totals).toMatchObject({
+      allowed: 20,
+      denied: 2,
+      tokensRequested: 103,
+      tokensTaken: 101,
+    });
+    const read = all.series[0].points.find((p: { allowed: number }) => p.allowed > 0);
+    expect(read).toEqual({
+      t: START_MS + 30 * MINUTE_MS,
+      allowed: 11,
+      denied: 2,
+      unavailable: 0,
+      tokensRequested: 13,
+      tokensTaken: 11,
+    });
+    const mine = await body(
+      "/api/admin/usage",
+      `?from=2025-01-01T00:00:00Z&to=2025-01-02&granularity=hour&customerId=${busy}&operation=write`,
+    );
+    expect(mine.series).toHaveLength(1);
+    expect(mine.totals).toMatchObject({ allowed: 9, tokensTaken: 90 });
+    const plan = await body("/api/admin/usage", `?from=${START_MS}&planId=${t.planId("pro")}`);
+    expect(plan.totals).toMatchObject({ allowed: 1, denied: 0 });
+  });
+
+  it("ranks customers by denials and by usage, and aggregates per plan", async () => {
+    const ranked = await body("/api/admin/usage/top", `?from=${START_MS}`);
+    expect(ranked.byDenials.map((c: { name: string }) => c.name)).toEqual(["Busy Co"]);
+    expect(ranked.byDenials[0]).toMatchObject({
+      denied: 2,
+      planSlug: "metered",
+      deniedShare: 2 / 21,
+    });
+    expect(ranked.byUsage.map((c: { name: string }) => c.name)).toEqual(["Busy Co", "Quiet Co"]);
+    const perPlan = await body("/api/admin/usage/plans", `?from=${START_MS}`);
+    const metered = perPlan.plans.find((p: { slug: string }) => p.slug === "metered");
+    expect(metered).toMatchObject({
+      customers: 1,
+      activeCustomers: 1,
+      refusedCustomers: 1,
+      allowed: 19,
+      denied: 2,
+      tokensTaken: 100,
+    });
+    expect(perPlan.plans.find((p: { slug: string }) => p.slug === "enterprise")).toMatchObject({
+      customers: 0,
+      activeCustomers: 0,
+      allowed: 0,
+    });
+  });
+
+  it("finds the customers near their limit: peak use over the range as a share of each limit", async () => {
+    const near = await body("/api/admin/usage/near-limit", `?from=${START_MS}`);
+    expect(near).toMatchObject({ minShare: 0.8, resolutionMs: MINUTE_MS });
+    expect(
+      near.customers.map((c: { name: string; operation: string; share: number; limit: object }) => [
+        c.name,
+        c.operation,
+        c.limit,
+        c.share,
+      ]),
+    ).toEqual([
+      // 10 reads taken of 10 an hour: the hour's window holds them all.
+      ["Busy Co", "read", { count: 10, periodMs: HOUR_MS }, 1],
+      // 90 write tokens in one minute of 100 a minute.
+      ["Busy Co", "write", { count: 100, periodMs: MINUTE_MS }, 0.9],
+    ]);
+    expect(near.customers[1]).toMatchObject({
+      windowMs: MINUTE_MS,
+      peakTokens: 90,
+      allowanceTokens: 100,
+      peakStartMs: START_MS + 30 * MINUTE_MS,
+      planSlug: "metered",
+      source: "plan",
+    });
+    const strict = await body("/api/admin/usage/near-limit", `?from=${START_MS}&minShare=0.95`);
+    expect(strict.customers).toHaveLength(1);
+  });
+
+  it("downloads a CSV, one row per day, customer, plan and operation, safe for spreadsheets", async () => {
+    const evil = t.addCustomer("pro", '=HYPERLINK("http://x","y"), "quoted"');
+    const minus = t.addCustomer("pro", "-5 apples");
+    await send(evil.id, "read", 2);
+    await send(minus.id, "write", 1);
+    await t.runtime.usage.flush();
+    const res = await get("/api/admin/usage.csv", `?from=${START_MS}&to=${START_MS + DAY_MS}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toBe(
+      'attachment; filename="ratekeeper-usage-2025-01-01-to-2025-01-01.csv"',
+    );
+    expect((await res.text()).split("\r\n")).toEqual([
+      "date,customer_id,customer,plan,operation,allowed,denied,unavailable,tokens_requested,tokens_taken",
+      `2025-01-01,${minus.id},'-5 apples,pro,write,1,0,0,1,1`,
+      `2025-01-01,${evil.id},"'=HYPERLINK(""http://x"",""y""), ""quoted""",pro,read,2,0,0,2,2`,
+      `2025-01-01,${busy},Busy Co,metered,read,10,2,0,12,10`,
+      `2025-01-01,${busy},Busy Co,metered,write,9,0,0,90,90`,
+      `2025-01-01,${quiet},Quiet Co,pro,read,1,0,0,1,1`,
+      "",
+    ]);
+  });
+
+  it("serves the live traffic with its scope, validated", async () => {
+    const quietMinute = await body("/api/admin/traffic", "?seconds=60");
+    expect(quietMinute.scope).toBe("instance");
+    expect(quietMinute.points).toHaveLength(60);
+    expect(quietMinute.totals).toEqual([]);
+    t.clock.set(START_MS + 34 * MINUTE_MS);
+    const live = await body("/api/admin/traffic", `?seconds=300&customerId=${busy}&operation=read`);
+    expect(live.totals).toEqual([{ customerId: busy, name: "Busy Co", allowed: 19, denied: 2 }]);
+    const reads = live.points.reduce((sum: number, p: { allowed: number }) => sum + p.allowed, 0);
+    expect(reads).toBe(10);
+  });
+});

@@ -1,0 +1,58 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { MIGRATIONS_FOLDER, openDatabase } from "@/db/client";
+
+describe("the migrations", () => {
+  let dir: string;
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  // Regression: drizzle-kit 0.31 copies a column added in the same migration when it rebuilds a
+  // table for a new CHECK, so adding dry_run with its CHECK in one migration failed on every
+  // database that held limits. The flag and its CHECK come in two migrations.
+  it("upgrade a database of the first release with limits and overrides in it", () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "ratekeeper-migrate-"));
+    const first = path.join(dir, "first");
+    mkdirSync(path.join(first, "meta"), { recursive: true });
+    copyFileSync(path.join(MIGRATIONS_FOLDER, "0000_init.sql"), path.join(first, "0000_init.sql"));
+    const journal = JSON.parse(
+      readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8"),
+    );
+    journal.entries = journal.entries.slice(0, 1);
+    writeFileSync(path.join(first, "meta", "_journal.json"), JSON.stringify(journal));
+    const file = path.join(dir, "old.db");
+    const old = openDatabase(file, first);
+    old.sqlite.exec(`
+      INSERT INTO plans (slug, name, created_at, updated_at) VALUES ('p', 'P', 1, 1);
+      INSERT INTO plan_limits (plan_id, operation, count, period_ms) VALUES (1, 'read', 5, 1000);
+      INSERT INTO customers (name, plan_id, api_key_hash, api_key_prefix, created_at, updated_at)
+        VALUES ('c', 1, 'h', 'rk_', 1, 1);
+      INSERT INTO limit_overrides (customer_id, operation, count, period_ms, created_at)
+        VALUES (1, 'write', 2, 1000, 1);`);
+    old.sqlite.close();
+
+    const upgraded = openDatabase(file);
+    try {
+      const s = upgraded.sqlite;
+      expect(s.prepare("SELECT count, dry_run FROM plan_limits").all()).toEqual([
+        { count: 5, dry_run: 0 },
+      ]);
+      expect(s.prepare("SELECT count, dry_run FROM limit_overrides").all()).toEqual([
+        { count: 2, dry_run: 0 },
+      ]);
+      expect(() => s.prepare("UPDATE plan_limits SET dry_run = 2").run()).toThrow(
+        "CHECK constraint failed: plan_limits_dry_run",
+      );
+      expect(() => s.prepare("UPDATE limit_overrides SET dry_run = 7").run()).toThrow(
+        "CHECK constraint failed: limit_overrides_dry_run",
+      );
+      expect(s.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
+      expect(
+        s.prepare("SELECT name FROM sqlite_master WHERE name = 'usage_minutes'").get(),
+      ).toEqual({ name: "usage_minutes" });
+    } finally {
+      upgraded.sqlite.close();
+    }
+  });
+});

@@ -1,0 +1,259 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { GET as customerReport } from "@/app/api/admin/customers/[id]/dry-run/route";
+import { POST as promoteOverride } from "@/app/api/admin/customers/[id]/overrides/[operation]/promote/route";
+import { PUT as putOverride } from "@/app/api/admin/customers/[id]/overrides/[operation]/route";
+import { POST as promote } from "@/app/api/admin/plans/[id]/dry-run/promote/route";
+import { GET as planReport } from "@/app/api/admin/plans/[id]/dry-run/route";
+import { PATCH as patchPlan } from "@/app/api/admin/plans/[id]/route";
+import { GET as list } from "@/app/api/v1/items/route";
+import { listAudit } from "@/db/queries/audit";
+import { HOUR_MS, MINUTE_MS } from "@/lib/usage/time";
+import { adminRequest, params, signIn } from "../api/admin/admin-support";
+import { type RedisServer, startRedisServer } from "../support/redis-server";
+import { api, createTestRuntime, idParams, type TestRuntime } from "../support/runtime";
+
+let server: RedisServer;
+let prefixes = 0;
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const statuses = async (key: string, n: number) => {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push((await list(api("/api/v1/items", { key }))).status);
+  return out;
+};
+
+describe.each(["memory", "redis"] as const)("dry-run limits, buckets in %s", (store) => {
+  let t: TestRuntime;
+  let cookie: string;
+  afterEach(() => t.cleanup());
+
+  async function setUp() {
+    t = createTestRuntime(
+      store === "redis"
+        ? { redis: { url: server.url, prefix: `d${++prefixes}`, timeoutMs: 500 } }
+        : {},
+    );
+    await t.runtime.ready();
+    cookie = await signIn();
+    const planId = t.addPlan("trial", [
+      { operation: "read", count: 100, periodMs: HOUR_MS },
+      { operation: "read", count: 3, periodMs: HOUR_MS, dryRun: true },
+      { operation: "write", count: 100, periodMs: HOUR_MS },
+    ]);
+    const a = t.addCustomer("trial", "Alpha");
+    const b = t.addCustomer("trial", "Beta");
+    t.clock.advance(10 * MINUTE_MS);
+    return { planId, a, b };
+  }
+
+  /** settle moves the counts to SQLite: a flush, and with Redis the claim of the closed minute. */
+  const settle = async () => {
+    await t.runtime.usage.flush();
+    if (store === "redis") {
+      t.clock.advance(2 * MINUTE_MS);
+      expect(await t.runtime.usage.claim()).toBeGreaterThan(0);
+    }
+  };
+
+  const report = async (planId: number) => {
+    const res = await planReport(
+      adminRequest(`/api/admin/plans/${planId}/dry-run`, { cookie }),
+      idParams(planId),
+    );
+    expect(res.status).toBe(200);
+    return (await res.json()).limits;
+  };
+
+  it("never refuses, counts each would-be refusal once, and enforces from the next request once promoted", async () => {
+    const { planId, a, b } = await setUp();
+    expect(await statuses(a.key, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(await statuses(b.key, 2)).toEqual([200, 200]);
+    await settle();
+    expect(await report(planId)).toEqual([
+      {
+        operation: "read",
+        count: 3,
+        periodMs: HOUR_MS,
+        source: "plan",
+        state: "dry-run",
+        refused: 2,
+        decisions: 7,
+        share: 2 / 7,
+        customers: 1,
+        top: [{ customerId: a.id, name: "Alpha", refused: 2 }],
+      },
+    ]);
+
+    const promoted = await promote(
+      adminRequest(`/api/admin/plans/${planId}/dry-run/promote`, { cookie, method: "POST" }),
+      idParams(planId),
+    );
+    expect(promoted.status).toBe(200);
+    const answer = await promoted.json();
+    expect(answer.promoted).toBe(1);
+    expect(answer.plan.limits.filter((l: { dryRun: boolean }) => l.dryRun)).toEqual([]);
+    const [entry] = listAudit(t.runtime.db, { limit: 1 });
+    expect(entry).toMatchObject({ action: "plan.promote-dry-run", actor: "admin" });
+    const dryOf = (plan: unknown) =>
+      (plan as { limits: { count: number; dryRun: boolean }[] }).limits.find((l) => l.count === 3)
+        ?.dryRun;
+    expect([dryOf(entry?.before), dryOf(entry?.after)]).toEqual([true, false]);
+
+    // The limit enforces from the buckets it filled while dry-run: Alpha took its 3, Beta 2.
+    expect(await statuses(a.key, 1)).toEqual([429]);
+    expect(await statuses(b.key, 2)).toEqual([200, 429]);
+    await settle();
+    const after = await report(planId);
+    expect(after).toMatchObject([{ state: "enforced", refused: 2, decisions: 10 }]);
+
+    const again = await promote(
+      adminRequest(`/api/admin/plans/${planId}/dry-run/promote`, {
+        cookie,
+        body: { operation: "read" },
+      }),
+      idParams(planId),
+    );
+    expect(again.status).toBe(409);
+  });
+
+  it("counts nothing for a request the enforced limits refuse, and a cost no dry-run limit allows", async () => {
+    const { planId, a } = await setUp();
+    const edit = await patchPlan(
+      adminRequest(`/api/admin/plans/${planId}`, {
+        cookie,
+        method: "PATCH",
+        body: {
+          limits: [
+            { operation: "read", count: 2, periodMs: HOUR_MS },
+            { operation: "read", count: 1, periodMs: HOUR_MS, dryRun: true },
+          ],
+        },
+      }),
+      idParams(planId),
+    );
+    expect(edit.status).toBe(200);
+    // 1: both allow; 2: the dry-run limit would refuse; 3: the enforced limit refuses.
+    expect(await statuses(a.key, 3)).toEqual([200, 200, 429]);
+    await settle();
+    expect(await report(planId)).toMatchObject([{ count: 1, refused: 1, decisions: 3 }]);
+  });
+
+  it("tries an override's dry-run limits for its customer alone, and promotes them", async () => {
+    const { planId, a } = await setUp();
+    const put = await putOverride(
+      adminRequest(`/api/admin/customers/${a.id}/overrides/read`, {
+        cookie,
+        method: "PUT",
+        body: {
+          limits: [
+            { count: 50, periodMs: HOUR_MS },
+            { count: 1, periodMs: HOUR_MS, dryRun: true },
+          ],
+        },
+      }),
+      params({ id: String(a.id), operation: "read" }),
+    );
+    expect(put.status).toBe(200);
+    expect(await statuses(a.key, 3)).toEqual([200, 200, 200]);
+    await settle();
+    // The plan's own dry-run limit did not apply to Alpha while its override did.
+    expect(await report(planId)).toMatchObject([{ count: 3, refused: 0, customers: 0 }]);
+    const mine = await customerReport(
+      adminRequest(`/api/admin/customers/${a.id}/dry-run`, { cookie }),
+      idParams(a.id),
+    );
+    expect((await mine.json()).limits).toMatchObject([
+      { operation: "read", count: 1, source: "override", state: "dry-run", refused: 2 },
+    ]);
+    const promoted = await promoteOverride(
+      adminRequest(`/api/admin/customers/${a.id}/overrides/read/promote`, {
+        cookie,
+        method: "POST",
+      }),
+      params({ id: String(a.id), operation: "read" }),
+    );
+    expect(promoted.status).toBe(200);
+    expect(listAudit(t.runtime.db, { limit: 1 })[0]?.action).toBe("override.promote-dry-run");
+    expect(await statuses(a.key, 1)).toEqual([429]);
+  });
+
+  it("refuses bad dry-run input with field errors, changing nothing", async () => {
+    const { planId, a } = await setUp();
+    const bad = await patchPlan(
+      adminRequest(`/api/admin/plans/${planId}`, {
+        cookie,
+        method: "PATCH",
+        body: {
+          limits: [
+            { operation: "read", count: 5, periodMs: HOUR_MS, dryRun: "yes" },
+            { operation: "read", count: 5, periodMs: HOUR_MS, dryRun: true },
+          ],
+        },
+      }),
+      idParams(planId),
+    );
+    expect(bad.status).toBe(400);
+    expect(Object.keys((await bad.json()).errors).sort()).toEqual(["limits.0.dryRun"]);
+    const dryOnly = await putOverride(
+      adminRequest(`/api/admin/customers/${a.id}/overrides/read`, {
+        cookie,
+        method: "PUT",
+        body: { limits: [{ count: 1, periodMs: HOUR_MS, dryRun: true }] },
+      }),
+      params({ id: String(a.id), operation: "read" }),
+    );
+    expect(dryOnly.status).toBe(400);
+    expect((await dryOnly.json()).errors.limits[0]).toMatch(/at least one enforced limit/);
+    const duplicate = await patchPlan(
+      adminRequest(`/api/admin/plans/${planId}`, {
+        cookie,
+        method: "PATCH",
+        body: {
+          limits: [
+            { operation: "read", count: 5, periodMs: HOUR_MS },
+            { operation: "read", count: 5, periodMs: HOUR_MS, dryRun: true },
+          ],
+        },
+      }),
+      idParams(planId),
+    );
+    expect((await duplicate.json()).errors).toEqual({ "limits.1": ["Duplicate limit"] });
+    expect(await report(planId)).toMatchObject([{ count: 3, state: "dry-run" }]);
+    const missing = await promote(
+      adminRequest("/api/admin/plans/9999/dry-run/promote", { cookie, method: "POST" }),
+      idParams(9999),
+    );
+    expect(missing.status).toBe(404);
+    const wrongBody = await promote(
+      adminRequest(`/api/admin/plans/${planId}/dry-run/promote`, {
+        cookie,
+        body: { operation: "delete" },
+      }),
+      idParams(planId),
+    );
+    expect(wrongBody.status).toBe(400);
+  });
+
+  if (store === "redis") {
+    it("adds no round trip: one script per decision, dry-run limits and all", async () => {
+      const { a } = await setUp();
+      const redis = server.client();
+      const calls = async () => {
+        const info = await redis.info("commandstats");
+        const count = (name: string) =>
+          Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
+        return count("evalsha") + count("eval");
+      };
+      await statuses(a.key, 1); // loads the script
+      const before = await calls();
+      expect(await statuses(a.key, 4)).toEqual([200, 200, 200, 200]);
+      // One script per request: the dry-run limit rides in the decision's own.
+      expect((await calls()) - before).toBe(4);
+    });
+  }
+});
