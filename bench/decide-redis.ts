@@ -1,18 +1,28 @@
 import type { Redis } from "ioredis";
 import { DECIDE } from "../lib/limiter-redis/script";
+import { CLAIM, PUSH, RECLAIM } from "../lib/usage/redis-scripts";
 import { BATCH_SIZE } from "./decide-setup";
 
-/** The commands a decision's script runs inside Redis (read from the script): not round trips. */
+/**
+ * The commands the app's scripts run inside Redis (read from the scripts: a decision's, and the
+ * usage rollups' push and claims): not round trips.
+ */
 const SCRIPT_INNER = new Set(
-  [...DECIDE.matchAll(/redis\.p?call\('([A-Za-z]+)'/g)].map((m) => (m[1] as string).toLowerCase()),
+  [DECIDE, PUSH, CLAIM, RECLAIM].flatMap((script) =>
+    [...script.matchAll(/redis\.p?call\('([A-Za-z]+)'/g)].map((m) =>
+      (m[1] as string).toLowerCase(),
+    ),
+  ),
 );
 /** The bench's own commands, left out. */
 const OWN = new Set(["info"]);
 /**
- * BACKGROUND are commands a clock sends, not a decision: an edge compares its policy snapshot's
- * stamp with Redis's once a second (one HMGET). Counted apart, per second.
+ * BACKGROUND are commands a timer sends, not a decision: an edge compares its policy snapshot's
+ * stamp with Redis's once a second (HMGET), and every instance pushes its live view's seconds
+ * each second (HINCRBY, PEXPIRE in a pipeline). Counted apart, per second. (The usage rollups'
+ * push, one EVALSHA per flush interval, is counted with the decisions' EVALSHAs.)
  */
-const BACKGROUND = new Set(["hmget"]);
+const BACKGROUND = new Set(["hmget", "hincrby", "pexpire"]);
 
 async function commandCalls(admin: Redis): Promise<Map<string, number>> {
   const calls = new Map<string, number>();
