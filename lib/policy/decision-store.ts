@@ -123,7 +123,13 @@ export function evaluateDryRun(
   // Most tries pass: they need no per-bucket details. A refusal took nothing, so a peek at the
   // same instant names the limits that lacked the tokens.
   if (limiter.allowN(dry, n)) return { allowed: true, refusedBy: [], source };
-  return dryRunOutcome(input, limiter.peekNWithDebug(dry, n));
+  const refusedBy: Limit[] = [];
+  for (const bucket of limiter.peekNWithDebug(dry, n).buckets) {
+    if (!bucket.allowed) refusedBy.push(bucket.limit);
+  }
+  // Tokens that came back between the two calls (a clock tick) name no limit: the refusal
+  // still counts, against every limit tried.
+  return { allowed: false, refusedBy: refusedBy.length > 0 ? refusedBy : limits, source };
 }
 
 /** forgetCustomer deletes both operations' buckets of a customer from an in-memory limiter. */
