@@ -1,9 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { resetBuckets, rotateKey, setOverride } from "@/lib/admin/customers";
+import { updatePlan } from "@/lib/admin/plans";
 import type { Logger } from "@/lib/log";
 import { hashApiKey } from "@/lib/policy/api-key";
 import { decide } from "@/lib/policy/decide";
 import { RedisSnapshots } from "@/lib/policy/redis-snapshot";
-import type { PolicyRows } from "@/lib/policy/snapshot";
+import type { CustomerPolicy, PolicyRows } from "@/lib/policy/snapshot";
 import { encodePolicyRows } from "@/lib/policy/snapshot-codec";
 import { createEdgeRuntime, type EdgeRuntime } from "@/lib/runtime-edge";
 import { FakeClock } from "../../support/fake-clock";
@@ -180,5 +182,42 @@ describe("an edge's policy", () => {
     const after = await decide(rt, customer, "read", 1);
     expect(after.reason).toBe("ok");
     expect(after.headers["RateLimit-Policy"]).toBe('"read-100-per-1h";q=100;w=3600');
+  });
+
+  it.each([
+    ["a reset", (t: TestRuntime, id: number) => void resetBuckets(t.runtime, id)],
+    [
+      "a plan edit",
+      (t: TestRuntime) =>
+        updatePlan(t.runtime, "admin", t.planId("one"), {
+          limits: [{ operation: "read", count: 1, periodMs: 2 * HOUR }],
+        }),
+    ],
+    [
+      "an override",
+      (t: TestRuntime, id: number) =>
+        setOverride(t.runtime, "admin", id, "read", {
+          limits: [{ count: 3, periodMs: HOUR }],
+          expiresAt: null,
+        }),
+    ],
+    ["a key rotation", (t: TestRuntime, id: number) => rotateKey(t.runtime, "admin", id)],
+  ])("drops the refusals it remembers on %s made on the control plane", async (_what, change) => {
+    const t = await controlPlane();
+    const rt = edge();
+    await rt.ready();
+    t.addPlan("one", [{ operation: "read", count: 1, periodMs: HOUR }]);
+    const { id } = t.addCustomer("one");
+    await vi.waitFor(() => expect(rt.policy.snapshot.byId.has(id)).toBe(true));
+    const read = () => decide(rt, rt.policy.snapshot.byId.get(id) as CustomerPolicy, "read", 1);
+    expect((await read()).reason).toBe("ok");
+    expect((await read()).decision.source).toBe("redis");
+    expect((await read()).decision.source).toBe("redis-cache");
+    change(t, id);
+    // The notice reaches the edge: its next decision asks Redis again.
+    await vi.waitFor(async () => expect((await read()).decision.source).toBe("redis"), {
+      timeout: 1_000,
+      interval: 5,
+    });
   });
 });
