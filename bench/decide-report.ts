@@ -95,7 +95,8 @@ export function report(
     console.log(
       `\nRedis commands per decision (INFO commandstats, script-internal commands left out): ` +
         `${fmt(trips.decisions)} single ${JSON.stringify(trips.single)}, ` +
-        `${fmt(trips.batches)} batches of 100 ${JSON.stringify(trips.batched)}`,
+        `${fmt(trips.batches)} batches of 100 ${JSON.stringify(trips.batched)}; ` +
+        `on a timer, per second: ${JSON.stringify(trips.background)}`,
     );
     const total = (sent: Record<string, number>) => Object.values(sent).reduce((s, n) => s + n, 0);
     check(

@@ -15,9 +15,14 @@
  * With `--redis` (`npm run bench:decide -- --redis`) the server keeps its buckets in a
  * redis-server the bench starts, and the bench also counts the commands the server sends Redis
  * per decision (INFO commandstats; target: exactly one).
+ *
+ * With `--edge` (`npm run bench:decide -- --edge`) the buckets are in Redis too, and what is
+ * measured is an edge (RATEKEEPER_ROLE=edge, in a directory of its own, no database) whose
+ * policy comes from the control plane started beside it; the Next route compared against is the
+ * control plane's.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type RedisServer, startRedisServer } from "../test/support/redis-server";
@@ -50,7 +55,13 @@ async function expectOk(target: Target, describe: (body: string) => string | und
 const allowed = (body: string) =>
   (JSON.parse(body) as { allowed?: boolean }).allowed === true ? undefined : "not allowed";
 
-async function singleDecisions(server: NextServer, fixture: Fixture, root: string, dir: string) {
+async function singleDecisions(
+  server: NextServer,
+  control: NextServer,
+  fixture: Fixture,
+  root: string,
+  dir: string,
+) {
   const base = server.url;
   const headers = { authorization: `Bearer ${fixture.token}`, "content-type": "application/json" };
   const body = JSON.stringify({ key: fixture.single, operation: "read" });
@@ -62,7 +73,12 @@ async function singleDecisions(server: NextServer, fixture: Fixture, root: strin
     headers,
     body,
   };
-  const next: Target = { ...plane, name: "Next route", url: `${base}/api/bench/decisions` };
+  const next: Target = {
+    ...plane,
+    name: "Next route",
+    pid: control.pid,
+    url: `${control.url}/api/bench/decisions`,
+  };
   // The floor answers a real decision's answer, byte for byte.
   const answer = await expectOk(plane, allowed);
   await expectOk(next, allowed);
@@ -148,15 +164,46 @@ async function roundTrips(base: string, fixture: Fixture, redis: RedisServer): P
   );
 }
 
+/**
+ * startEdge starts an edge on the bench's Redis, in a directory of its own, and waits until it
+ * holds the control plane's policy (GET /api/health answers 200).
+ */
+async function startEdge(
+  root: string,
+  dir: string,
+  redis: RedisServer,
+  upstream: Floor,
+): Promise<NextServer> {
+  const cwd = path.join(dir, "edge");
+  mkdirSync(cwd);
+  const edge = await startNext(
+    root,
+    { RATEKEEPER_ROLE: "edge", REDIS_URL: redis.url, GATEWAY_UPSTREAM: upstream.url },
+    cwd,
+  );
+  const deadline = Date.now() + 10_000;
+  while ((await fetch(`${edge.url}/api/health`)).status !== 200) {
+    if (Date.now() > deadline) {
+      await edge.stop();
+      throw new Error(`the edge did not load the policy:\n${edge.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return edge;
+}
+
 async function main(): Promise<void> {
   const root = process.cwd();
-  const withRedis = process.argv.includes("--redis");
+  const asEdge = process.argv.includes("--edge");
+  const withRedis = asEdge || process.argv.includes("--redis");
   buildIfMissing(root, "/api/bench/decisions");
   const dir = mkdtempSync(path.join(os.tmpdir(), "ratekeeper-bench-decide-"));
   let server: NextServer | undefined;
+  let edge: NextServer | undefined;
   let upstream: Floor | undefined;
   let redis: RedisServer | undefined;
   const stop = async () => {
+    await edge?.stop();
     await server?.stop();
     await upstream?.stop();
     await redis?.close();
@@ -180,16 +227,18 @@ async function main(): Promise<void> {
       env.REDIS_URL = redis.url;
     }
     server = await startNext(root, env);
+    if (redis && asEdge) edge = await startEdge(root, dir, redis, upstream);
+    const measured = edge ?? server;
     const cpus = os.cpus();
     console.log(
       `node ${process.version}, ${cpus.length} CPUs (${cpus[0]?.model ?? "?"}), load ${fmt(os.loadavg()[0] ?? 0, 2)}; ` +
         `${CONNECTIONS} connections, ${RUN_SECONDS} s runs in mirrored order after warm-ups; ` +
-        `buckets ${redis ? `in Redis (${redis.url})` : "in memory"}`,
+        `buckets ${redis ? `in Redis (${redis.url})` : "in memory"}${edge ? "; measuring an edge" : ""}`,
     );
-    const single = await singleDecisions(server, fixture, root, dir);
-    const batch = await batches(server, fixture);
-    const gw = await gateway(server, fixture, upstream, root);
-    const trips = redis ? await roundTrips(server.url, fixture, redis) : undefined;
+    const single = await singleDecisions(measured, server, fixture, root, dir);
+    const batch = await batches(measured, fixture);
+    const gw = await gateway(measured, fixture, upstream, root);
+    const trips = redis ? await roundTrips(measured.url, fixture, redis) : undefined;
     const verdicts = report(single, batch, gw, trips);
     console.log(`\n${verdicts.lines.join("\n")}`);
     console.log(`load at the end: ${fmt(os.loadavg()[0] ?? 0, 2)}`);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ROLES } from "@/lib/vocabulary";
 
 const REDIS_URL_PATTERN = /^rediss?:\/\/\S+$/;
 
@@ -33,6 +34,24 @@ const clusterNodes = z
 
 const envSchema = z
   .object({
+    RATEKEEPER_ROLE: z
+      .enum(ROLES, {
+        message:
+          "RATEKEEPER_ROLE must be full (the app, with its database) or edge (decisions only)",
+      })
+      .default("full"),
+    CONTROL_PLANE_URL: z.preprocess(
+      (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+      z
+        .string()
+        .trim()
+        .regex(
+          /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
+          "CONTROL_PLANE_URL must be an http:// or https:// URL (the dashboard's address)",
+        )
+        .transform((value) => value.replace(/\/+$/, ""))
+        .optional(),
+    ),
     DATABASE_PATH: z.string().min(1).default("data/ratekeeper.db"),
     ADMIN_PASSWORD: z
       .string()
@@ -142,6 +161,18 @@ const envSchema = z
         code: "custom",
         path: ["REDIS_CLUSTER_NODES"],
         message: "set REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster), not both",
+      });
+    }
+    if (
+      env.RATEKEEPER_ROLE === "edge" &&
+      env.REDIS_URL === undefined &&
+      env.REDIS_CLUSTER_NODES === undefined
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["RATEKEEPER_ROLE"],
+        message:
+          "an edge has no database: it reads the policy and keeps its buckets in Redis, so set REDIS_URL or REDIS_CLUSTER_NODES",
       });
     }
   });

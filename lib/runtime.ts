@@ -6,28 +6,38 @@ import { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
 import { appClock } from "@/lib/clock";
 import { getEnv } from "@/lib/env";
 import { type Clock, Limiter, limit } from "@/lib/limiter";
-import type { RedisClient } from "@/lib/limiter-redis";
 import { consoleLogger, type Logger } from "@/lib/log";
-import { createMetrics, type Metrics } from "@/lib/metrics";
+import type { Metrics } from "@/lib/metrics";
 import { generateApiKey } from "@/lib/policy/api-key";
-import { type DecisionStore, MemoryDecisionStore } from "@/lib/policy/decision-store";
-import { DEFAULT_DENY_CACHE_ENTRIES, DenyCache } from "@/lib/policy/deny-cache";
+import type { DecisionStore } from "@/lib/policy/decision-store";
 import { createPolicyLimiter, type RequestInput } from "@/lib/policy/policy-limiter";
 import { PolicyStore } from "@/lib/policy/policy-store";
-import { PolicySync } from "@/lib/policy/policy-sync";
-import { type FailurePolicy, RedisDecisionStore } from "@/lib/policy/redis-decision-store";
-import { connectRedis, connectRedisCluster } from "@/lib/redis";
+import { RedisSnapshots } from "@/lib/policy/redis-snapshot";
+import { SnapshotWriter } from "@/lib/policy/snapshot-writer";
+import { readPolicyState } from "@/lib/policy/sqlite-policy";
+import {
+  createDecisions,
+  type RedisOptions,
+  redisOptionsOf,
+  usageSettingsOf,
+} from "@/lib/runtime-decisions";
 import { TrafficLog } from "@/lib/usage/traffic-log";
 import {
   DEFAULT_USAGE_SETTINGS,
   UsageService,
   type UsageSettings,
 } from "@/lib/usage/usage-service";
+import type { Role } from "@/lib/vocabulary";
 
-/** Runtime is the process's one set of shared state: database, policy, limiter, counters. */
-export interface Runtime {
-  db: Db;
-  sqlite: Database.Database;
+export type { RedisOptions } from "@/lib/runtime-decisions";
+
+/**
+ * DataPlaneRuntime is what every instance has, an edge as much as the full app: the policy, the
+ * decisions and the counters. An edge's runtime is this and nothing more (no database).
+ */
+export interface DataPlaneRuntime {
+  /** role is "full" (the app, the control plane with its database) or "edge" (decisions only). */
+  role: Role;
   clock: Clock;
   log: Logger;
   policy: PolicyStore;
@@ -39,18 +49,21 @@ export interface Runtime {
   /** limiter is the in-memory limiter: the one that decides, or Redis's stand-in. */
   limiter: Limiter<RequestInput, string>;
   traffic: TrafficLog;
-  /** usage counts every decision into the rollups and keeps them (flush, fold, fleet view). */
+  /**
+   * usage counts every decision into the rollups: written to SQLite (the full app without
+   * Redis), or pushed to Redis for the fleet and claimed into SQLite by the full app, once.
+   */
   usage: UsageService;
   metrics: Metrics;
-  auth: OperatorAuth;
-  /** serviceTokenUsage holds service tokens' last use in memory and writes it now and then. */
+  /**
+   * serviceTokenUsage holds service tokens' last use in memory and writes it now and then (on
+   * the full app; an edge keeps it in memory).
+   */
   serviceTokenUsage: ServiceTokenUsage;
-  /** loginLimiter slows password guessing: 10 failed attempts a minute per client address. */
-  loginLimiter: Limiter<string, string>;
   /**
    * ready settles once decisions can use their store: at once in memory; with Redis, once it is
-   * connected and this instance listens for policy changes. Until then Redis calls fail and
-   * the failure policy applies.
+   * connected and this instance listens for policy changes (and, on an edge, holds a policy).
+   * Until then Redis calls fail and the failure policy applies.
    */
   ready(): Promise<void>;
   /**
@@ -63,6 +76,15 @@ export interface Runtime {
    * memory to SQLite (with Redis only `shutdown` can hand them over).
    */
   close(): void;
+}
+
+/** Runtime is the full app's one set of shared state: the data plane's, its database and operators. */
+export interface Runtime extends DataPlaneRuntime {
+  db: Db;
+  sqlite: Database.Database;
+  auth: OperatorAuth;
+  /** loginLimiter slows password guessing: 10 failed attempts a minute per client address. */
+  loginLimiter: Limiter<string, string>;
 }
 
 /** RuntimeOptions configure a runtime; tests pass a temporary file and a fake clock. */
@@ -84,41 +106,9 @@ export interface RuntimeOptions {
 }
 
 /**
- * RedisOptions configure the Redis store (see lib/env.ts for the variables behind them): one
- * server (`url`) or a Redis Cluster (`clusterNodes`), exactly one of them.
- */
-export interface RedisOptions {
-  /** url is one Redis server's redis:// or rediss:// URL. */
-  url?: string;
-  /** clusterNodes are URLs of Redis Cluster nodes: one is enough, the client finds the rest. */
-  clusterNodes?: readonly string[];
-  prefix?: string;
-  /** timeoutMs bounds each Redis call (200 ms by default). */
-  timeoutMs?: number;
-  failure?: FailurePolicy;
-  /** decisionClock replaces the Redis server's clock: tests only. */
-  decisionClock?: Clock;
-  /**
-   * denyCache is how many refusals this instance remembers until their retry-after, answering
-   * repeated requests over the limit without Redis (10,000 by default); 0 turns it off.
-   */
-  denyCache?: number;
-}
-
-/** connectStore opens the Redis connections of `options`: one server, or a cluster. */
-function connectStore(options: RedisOptions, timeoutMs: number, log: Logger) {
-  const { url, clusterNodes } = options;
-  if ((url === undefined) === (clusterNodes === undefined)) {
-    throw new TypeError("Redis options need exactly one of url and clusterNodes");
-  }
-  return url !== undefined
-    ? connectRedis(url, timeoutMs, log)
-    : connectRedisCluster(clusterNodes ?? [], timeoutMs, log);
-}
-
-/**
  * createRuntime opens the database (migrating it), seeds a new one with the demo plans and a
- * demo customer whose key it prints once, and builds the policy and the shared limiter.
+ * demo customer whose key it prints once, and builds the policy and the shared limiter. With
+ * Redis it is the control plane of any edges: it keeps the policy snapshot in Redis for them.
  */
 export function createRuntime(options: RuntimeOptions): Runtime {
   const clock = options.clock ?? appClock;
@@ -138,50 +128,36 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       ? setInterval(() => serviceTokenUsage.flush(clock.now()), tokenUseFlushIntervalMs)
       : undefined;
   tokenUseTimer?.unref();
-  const policy = new PolicyStore(db, clock);
+  const policy = new PolicyStore(clock, () => readPolicyState(db));
   const limiter = createPolicyLimiter(clock);
   const loginLimiter = new Limiter((ip: string) => ip, limit(10, "1m"), { clock });
-  let decisions: DecisionStore = new MemoryDecisionStore(limiter);
-  let denyCache: DenyCache | undefined;
-  const metrics = createMetrics(
-    () => limiter.size,
-    () => decisions.status().redis !== "down",
-    () => denyCache?.size ?? 0,
-  );
-  let sync: PolicySync | undefined;
-  let usageRedis: { client: RedisClient; prefix: string; timeoutMs: number } | undefined;
-  if (options.redis) {
-    const { prefix = "rk", timeoutMs = 200 } = options.redis;
-    const denyCacheEntries = options.redis.denyCache ?? DEFAULT_DENY_CACHE_ENTRIES;
-    if (denyCacheEntries > 0) denyCache = new DenyCache(denyCacheEntries);
-    const { client, subscriber } = connectStore(options.redis, timeoutMs, log);
-    usageRedis = { client, prefix, timeoutMs };
-    const store = new RedisDecisionStore({
-      redis: client,
-      prefix,
-      standIn: limiter,
-      failure: options.redis.failure,
-      appClock: clock,
-      decisionClock: options.redis.decisionClock,
-      log,
-      metrics,
-      denyCache,
-    });
-    const policySync = new PolicySync({
-      publisher: client,
-      subscriber,
-      channel: `${prefix}:policy`,
-      reload: () => policy.refresh(),
-      reset: (customerId) => store.forgetLocal(customerId),
-      caughtUp: () => store.invalidate("all"),
+  const plane = createDecisions({
+    clock,
+    log,
+    policy,
+    limiter,
+    redis: options.redis,
+    reload: () => policy.refresh(),
+  });
+  let writer: SnapshotWriter | undefined;
+  if (plane.redis) {
+    const { client, sync, prefix } = plane.redis;
+    const snapshotWriter = new SnapshotWriter({
+      snapshots: new RedisSnapshots(client, prefix),
+      state: () => policy.state,
+      refresh: () => policy.refresh(),
+      publish: () => sync.publish(),
+      clock,
       log,
     });
-    policy.announce = () => policySync.publish();
-    policy.changed = (customerIds) => store.invalidate(customerIds);
-    store.announceReset = (customerId) => policySync.publishReset(customerId);
-    decisions = store;
-    sync = policySync;
+    // Every committed edit: the snapshot goes to Redis for the edges, then the notice.
+    policy.announce = () => snapshotWriter.request();
+    // At start, and after every reconnection: a Redis restarted without persistence lost it.
+    client.on("ready", () => snapshotWriter.request());
+    writer = snapshotWriter;
   }
+  const { decisions, metrics } = plane;
+  const sync = plane.redis?.sync;
   const traffic = new TrafficLog(300);
   const { timers = true, ...settings } = options.usage ?? {};
   const usage = new UsageService({
@@ -190,7 +166,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     metrics,
     traffic,
     db,
-    redis: usageRedis,
+    redis: plane.redis,
     settings: { ...DEFAULT_USAGE_SETTINGS, ...settings },
   });
   if (timers) usage.start();
@@ -198,12 +174,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     usage.halt();
     clearInterval(tokenUseTimer);
     serviceTokenUsage.flush(clock.now(), true);
+    writer?.close();
     sync?.close();
     void decisions.close();
     limiter.close();
     sqlite.close();
   };
   return {
+    role: "full",
     db,
     sqlite,
     clock,
@@ -240,22 +218,8 @@ export function getRuntime(): Runtime {
     globalRef.__ratekeeperRuntime = createRuntime({
       databasePath: env.DATABASE_PATH,
       adminPassword: env.ADMIN_PASSWORD,
-      redis:
-        env.REDIS_URL || env.REDIS_CLUSTER_NODES
-          ? {
-              url: env.REDIS_URL,
-              clusterNodes: env.REDIS_CLUSTER_NODES,
-              prefix: env.REDIS_PREFIX,
-              timeoutMs: env.REDIS_TIMEOUT_MS,
-              failure: { read: env.REDIS_READS_ON_FAILURE, write: env.REDIS_WRITES_ON_FAILURE },
-              denyCache: env.REDIS_DENY_CACHE === "on" ? env.REDIS_DENY_CACHE_SIZE : 0,
-            }
-          : undefined,
-      usage: {
-        flushIntervalMs: env.USAGE_FLUSH_INTERVAL_MS,
-        minuteRetentionDays: env.USAGE_MINUTE_RETENTION_DAYS,
-        hourRetentionDays: env.USAGE_HOUR_RETENTION_DAYS,
-      },
+      redis: redisOptionsOf(env),
+      usage: usageSettingsOf(env),
     });
   }
   return globalRef.__ratekeeperRuntime;

@@ -93,3 +93,13 @@ export const SERVICE_TOKEN_SCOPES = ["decide", "peek"] as const;
 
 /** ServiceTokenScope is "decide" or "peek". */
 export type ServiceTokenScope = (typeof SERVICE_TOKEN_SCOPES)[number];
+
+/**
+ * ROLES are what an instance can be: the full app ("full": the control plane, with its database,
+ * dashboard and admin API, and the data plane), or an edge ("edge": the data plane only, its
+ * policy read from Redis, no database).
+ */
+export const ROLES = ["full", "edge"] as const;
+
+/** Role is "full" or "edge". */
+export type Role = (typeof ROLES)[number];

@@ -15,6 +15,20 @@ export function appendAudit(tx: Tx, entry: Omit<AuditEntry, "id">): void {
   tx.insert(auditLog).values(entry).run();
 }
 
+/**
+ * lastAuditId is the id of the newest audit entry (0 for none). Every operator change writes one
+ * entry in its own transaction, so read in the same transaction as other rows it says how many
+ * changes those rows include: the policy snapshot's revision.
+ */
+export function lastAuditId(tx: Tx): number {
+  return (
+    tx
+      .select({ id: sql<number | null>`max(${auditLog.id})` })
+      .from(auditLog)
+      .get()?.id ?? 0
+  );
+}
+
 /** listAudit returns the newest entries first, `limit` at most, older than `beforeId` if given. */
 export function listAudit(tx: Tx, options: { limit: number; beforeId?: number }): AuditEntry[] {
   const query = tx.select().from(auditLog);

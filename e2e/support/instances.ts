@@ -24,6 +24,13 @@ export interface InstanceOptions {
   env: Record<string, string>;
   /** startTimeoutMs bounds the wait for /api/health (30 s by default). */
   startTimeoutMs?: number;
+  /** cwd is the process's working directory (the repository's by default). */
+  cwd?: string;
+  /**
+   * until is what the start waits for: "ready" (the default), /api/health answering 200; or
+   * "listening", any answer (an edge that has no policy yet answers 503).
+   */
+  until?: "ready" | "listening";
 }
 
 const SERVER_ENTRY = path.join(process.cwd(), "dist", "server.mjs");
@@ -35,7 +42,8 @@ export function tail(text: string, lines = 40): string {
 
 /**
  * startInstance runs the server entry (dist/server.mjs) on a free loopback port with the build the suite uses
- * (NEXT_DIST_DIR, ".next" by default) and resolves once GET /api/health answers 200. It throws,
+ * (NEXT_DIST_DIR, ".next" by default) and resolves once GET /api/health answers 200 (or at all,
+ * with `until: "listening"`). It throws,
  * with the end of the process's log, when the process exits or does not answer in time; the
  * process is killed then.
  */
@@ -43,7 +51,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [SERVER_ENTRY], {
-    cwd: process.cwd(),
+    cwd: options.cwd ?? process.cwd(),
     env: {
       ...process.env,
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
@@ -96,7 +104,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     if (failure) break;
     try {
       const res = await fetch(`${baseURL}/api/health`, { signal: AbortSignal.timeout(2_000) });
-      if (res.status === 200) return instance;
+      if (res.status === 200 || options.until === "listening") return instance;
     } catch {
       // Not listening yet.
     }

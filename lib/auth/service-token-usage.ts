@@ -10,13 +10,14 @@ export const USAGE_WRITE_INTERVAL_MS = 60_000;
  * SQLite: `touch` is a map write. `flush` persists the uses seen since the last write, at most
  * once per USAGE_WRITE_INTERVAL_MS per token (the first use of a token at the next flush); the
  * runtime calls it on a timer and, with `force`, when it closes. Times are ms since the epoch.
+ * An edge has no database (`db` undefined): it keeps the uses in memory and writes none.
  */
 export class ServiceTokenUsage {
   private readonly seen = new Map<number, number>();
   private readonly written = new Map<number, { at: number; value: number }>();
 
   constructor(
-    private readonly db: Db,
+    private readonly db: Db | undefined,
     private readonly log: Logger,
   ) {}
 
@@ -49,9 +50,10 @@ export class ServiceTokenUsage {
       if (!force && last && now - last.at < USAGE_WRITE_INTERVAL_MS) continue;
       due.push([id, at]);
     }
-    if (due.length === 0) return 0;
+    if (due.length === 0 || !this.db) return 0;
+    const db = this.db;
     try {
-      this.db.transaction((tx) => {
+      db.transaction((tx) => {
         for (const [id, at] of due) recordServiceTokenUse(tx, id, at);
       });
     } catch (cause) {

@@ -101,6 +101,21 @@ function serveDecisions(
   });
 }
 
+/**
+ * policyMissing is the 503 of an edge that has not loaded the policy yet: without it every key
+ * would look unknown. Retry-After: 1, since an edge checks for the snapshot every second.
+ */
+const policyMissing: PlaneAnswer = problemAnswer(
+  503,
+  "Policy not loaded",
+  {
+    detail:
+      "This edge has not read the policy from Redis yet: Redis is unreachable, or the control plane " +
+      "has not written the policy there. It decides as soon as it can read it.",
+  },
+  { "Retry-After": "1" },
+);
+
 /** internalError is the data plane's own 500: a problem with no internals, or a cut connection. */
 const internalError: Failed = (_request, response) => {
   if (response.headersSent) {
@@ -132,6 +147,11 @@ export function createDataPlane(rt: DecisionRuntime, options: DataPlaneOptions =
       // Whatever throws (a bug) is answered here: nothing may escape to the server's socket.
       try {
         const path = pathOf(request.url ?? "/");
+        if (!rt.policy.loaded) {
+          // An edge whose policy is still empty would call every key and token unknown.
+          writeAnswer(response, policyMissing);
+          return;
+        }
         if (path === DECISIONS_PATH || path === BATCH_PATH) {
           serveDecisions(rt, path === BATCH_PATH ? "batch" : "single", request, response, failed);
         } else if (gateway) {

@@ -10,7 +10,7 @@ const FLOORS: [prefix: string, floor: number][] = [
   ["app/", 5],
   ["lib/route/", 4],
   ["lib/data-plane/", 4],
-  ["lib/runtime.ts", 3],
+  ["lib/runtime", 3],
   ["lib/admin/", 2],
   ["lib/policy/", 2],
   ["lib/usage/", 2],

@@ -156,4 +156,35 @@ describe("parseEnv: the gateway", () => {
   ])("refuses %o, naming the variable", (source, message) => {
     expect(() => parseEnv(source)).toThrow(message);
   });
+
+  it("is the full app by default, and an edge with Redis and the control plane's address", () => {
+    expect(parseEnv({}).RATEKEEPER_ROLE).toBe("full");
+    expect(parseEnv({}).CONTROL_PLANE_URL).toBeUndefined();
+    expect(
+      parseEnv({
+        RATEKEEPER_ROLE: "edge",
+        REDIS_URL: "redis://cache:6379",
+        CONTROL_PLANE_URL: "https://ratekeeper.internal/",
+      }),
+    ).toMatchObject({
+      RATEKEEPER_ROLE: "edge",
+      REDIS_URL: "redis://cache:6379",
+      CONTROL_PLANE_URL: "https://ratekeeper.internal",
+    });
+    expect(
+      parseEnv({ RATEKEEPER_ROLE: "edge", REDIS_CLUSTER_NODES: "redis://10.0.0.1:7000" })
+        .RATEKEEPER_ROLE,
+    ).toBe("edge");
+    expect(parseEnv({ CONTROL_PLANE_URL: " " }).CONTROL_PLANE_URL).toBeUndefined();
+  });
+
+  it.each([
+    [{ RATEKEEPER_ROLE: "edge" }, "RATEKEEPER_ROLE: an edge has no database"],
+    [{ RATEKEEPER_ROLE: "edge", REDIS_URL: "" }, "set REDIS_URL or REDIS_CLUSTER_NODES"],
+    [{ RATEKEEPER_ROLE: "control" }, "RATEKEEPER_ROLE: RATEKEEPER_ROLE must be full"],
+    [{ CONTROL_PLANE_URL: "dashboard.internal" }, "CONTROL_PLANE_URL: CONTROL_PLANE_URL must be"],
+    [{ CONTROL_PLANE_URL: "javascript:alert(1)" }, "CONTROL_PLANE_URL:"],
+  ])("refuses the role settings %o, naming the variable", (source, message) => {
+    expect(() => parseEnv(source)).toThrow(message);
+  });
 });

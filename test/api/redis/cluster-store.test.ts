@@ -5,6 +5,7 @@ import { GET } from "@/app/api/v1/items/route";
 import { updatePlan } from "@/lib/admin/plans";
 import { decide } from "@/lib/policy/decide";
 import { createRuntime, type Runtime } from "@/lib/runtime";
+import { createEdgeRuntime } from "@/lib/runtime-edge";
 import { type RedisCluster, startRedisCluster } from "../../support/redis-cluster";
 import { api, createTestRuntime, idParams, type TestRuntime } from "../../support/runtime";
 import { adminRequest, signIn } from "../admin/admin-support";
@@ -30,10 +31,14 @@ async function clusterRuntime(nodes: string[]): Promise<TestRuntime & { prefix: 
   return Object.assign(t, { prefix });
 }
 
-/** keysPerNode counts the keys under `prefix` on each primary. */
+/** keysPerNode counts the bucket keys under `prefix` on each primary (not the policy snapshot). */
 async function keysPerNode(prefix: string): Promise<number[]> {
   return Promise.all(
-    cluster.servers.map(async (server) => (await server.client().keys(`${prefix}:*`)).length),
+    cluster.servers.map(
+      async (server) =>
+        (await server.client().keys(`${prefix}:*`)).filter((key) => !key.includes("{policy}"))
+          .length,
+    ),
   );
 }
 
@@ -150,6 +155,45 @@ describe("with REDIS_CLUSTER_NODES: buckets in a Redis Cluster of three primarie
       expect(admitted).toBe(7);
     } finally {
       other.close();
+    }
+  });
+
+  it("keeps an edge's policy on the cluster: it loads it, decides, and follows an edit", async () => {
+    t = await clusterRuntime(urls().slice(0, 1));
+    t.addPlan("edge", [{ operation: "read", count: 2, periodMs: HOUR }]);
+    const { id, key } = t.addCustomer("edge");
+    const edge = createEdgeRuntime({
+      redis: { clusterNodes: urls().slice(2), prefix: t.prefix, timeoutMs: 2_000 },
+      clock: t.clock,
+      log: { info() {}, warn() {}, error() {} },
+      checkMs: 0,
+      usage: { timers: false },
+    });
+    try {
+      await edge.ready();
+      await vi.waitFor(() => expect(edge.policy.snapshot.byId.has(id)).toBe(true));
+      const readOnEdge = () => {
+        const customer = edge.policy.snapshot.byId.get(id);
+        if (!customer) throw new Error("the edge does not know the customer");
+        return decide(edge, customer, "read", 1);
+      };
+      expect((await readOnEdge()).allowed).toBe(true);
+      expect((await list(key)).status).toBe(200);
+      // The bucket is the cluster's: the third read anywhere is refused.
+      expect((await readOnEdge()).reason).toBe("rate_limited");
+      const edited = updatePlan(t.runtime, "admin", t.planId("edge"), {
+        limits: [{ operation: "read", count: 9, periodMs: HOUR }],
+      });
+      expect(edited.ok).toBe(true);
+      await vi.waitFor(
+        () => {
+          const seen = edge.policy.snapshot.byId.get(id);
+          expect(seen?.planLimits.read.map((l) => l.count)).toEqual([9]);
+        },
+        { timeout: 1_000, interval: 5 },
+      );
+    } finally {
+      edge.close();
     }
   });
 });

@@ -79,9 +79,11 @@ describe("with REDIS_URL: buckets in Redis", () => {
       429: 2,
     });
     const redis = server.client();
+    // The buckets, and the policy snapshot the control plane keeps for edges.
     expect((await redis.keys(`${t.prefix}:*`)).sort()).toEqual([
       `${t.prefix}:{${id}:read}:10/${HOUR}`,
       `${t.prefix}:{${id}:write}:3/${HOUR}`,
+      `${t.prefix}:{policy}:snapshot`,
     ]);
     // The in-memory limiter (the stand-in) was never used.
     expect(t.runtime.limiter.size).toBe(0);
@@ -112,7 +114,7 @@ describe("with REDIS_URL: buckets in Redis", () => {
       idParams(id),
     );
     expect(await cleared.json()).toEqual({ deleted: 1 });
-    expect(await server.client().keys(`${t.prefix}:*`)).toEqual([]);
+    expect(await server.client().keys(`${t.prefix}:*`)).toEqual([`${t.prefix}:{policy}:snapshot`]);
     expect((await list(key)).status).toBe(200);
   });
 

@@ -160,16 +160,16 @@ async function signIn(url: string): Promise<Admin> {
 
 /**
  * startRatekeeper runs the server entry (dist/server.mjs, see ensureServerBuilt) on a free
- * 127.0.0.1 port with a fresh temporary database, and signs an operator in.
+ * 127.0.0.1 port with a fresh temporary database (and `env` on top), and signs an operator in.
  */
-export async function startRatekeeper(): Promise<RatekeeperServer> {
+export async function startRatekeeper(env: Record<string, string> = {}): Promise<RatekeeperServer> {
   await ensureServerBuilt();
   const dir = mkdtempSync(path.join(os.tmpdir(), "ratekeeper-sdk-it-"));
   let instance: Instance;
   try {
     instance = await startInstance({
       name: "ratekeeper",
-      env: { DATABASE_PATH: path.join(dir, "ratekeeper.db"), ADMIN_PASSWORD },
+      env: { DATABASE_PATH: path.join(dir, "ratekeeper.db"), ADMIN_PASSWORD, ...env },
     });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });

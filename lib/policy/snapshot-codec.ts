@@ -1,0 +1,81 @@
+import { POLICY_ROWS_FORMAT, policyRowsSchema } from "@/lib/schemas/policy-rows.schema";
+import type { PolicyRows } from "./snapshot";
+
+/**
+ * encodePolicyRows writes the rows a snapshot is built from as the JSON text the control plane
+ * stores in Redis. Each field is picked by name: rows read from the database carry more (a key's
+ * prefix, creation times), and none of it may reach Redis. Keys and tokens appear only as their
+ * SHA-256 digests, which is all a decision needs.
+ */
+export function encodePolicyRows(rows: PolicyRows): string {
+  return JSON.stringify({
+    format: POLICY_ROWS_FORMAT,
+    plans: rows.plans.map((plan) => ({
+      id: plan.id,
+      slug: plan.slug,
+      name: plan.name,
+      limits: plan.limits.map((l) => ({
+        operation: l.operation,
+        count: l.count,
+        periodMs: l.periodMs,
+        // Absent means enforced, as in the rows.
+        ...(l.dryRun ? { dryRun: true } : {}),
+      })),
+    })),
+    customers: rows.customers.map((customer) => ({
+      id: customer.id,
+      name: customer.name,
+      status: customer.status,
+      planId: customer.planId,
+      apiKeyHash: customer.apiKeyHash,
+    })),
+    overrides: rows.overrides.map((o) => ({
+      customerId: o.customerId,
+      operation: o.operation,
+      count: o.count,
+      periodMs: o.periodMs,
+      dryRun: o.dryRun,
+      expiresAt: o.expiresAt,
+    })),
+    serviceTokens: rows.serviceTokens.map((token) => ({
+      id: token.id,
+      name: token.name,
+      tokenHash: token.tokenHash,
+      scopes: [...token.scopes],
+    })),
+  });
+}
+
+/** DecodedRows are the rows of a snapshot read from Redis, or why they cannot be used. */
+export type DecodedRows = { ok: true; rows: PolicyRows } | { ok: false; reason: string };
+
+/**
+ * decodePolicyRows reads a snapshot written by `encodePolicyRows`, validated whole: text that is
+ * not JSON, another format, or any field out of place gives a reason instead of rows, and the
+ * caller keeps the policy it has.
+ */
+export function decodePolicyRows(text: string): DecodedRows {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: "it is not JSON" };
+  }
+  const format = (value as { format?: unknown } | null)?.format;
+  if (format !== POLICY_ROWS_FORMAT) {
+    return {
+      ok: false,
+      reason: `its format is ${JSON.stringify(format) ?? "missing"}, and this instance reads format ${POLICY_ROWS_FORMAT}: run the same version on the control plane and the edges`,
+    };
+  }
+  const parsed = policyRowsSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      ok: false,
+      reason: `${issue?.path.join(".") || "the snapshot"}: ${issue?.message ?? "invalid"}`,
+    };
+  }
+  const { format: _format, ...rows } = parsed.data;
+  return { ok: true, rows };
+}

@@ -1,0 +1,22 @@
+import type { Db } from "@/db/client";
+import { lastAuditId } from "@/db/queries/audit";
+import { listCustomerRows, listOverrides } from "@/db/queries/customers";
+import { listPlans } from "@/db/queries/plans";
+import { listActiveServiceTokens } from "@/db/queries/service-tokens";
+import type { PolicyState } from "./policy-store";
+
+/**
+ * readPolicyState reads the rows the policy snapshot is built from, and the database's
+ * revision, in one transaction: the control plane's source of the policy.
+ */
+export function readPolicyState(db: Db): PolicyState {
+  return db.transaction((tx) => ({
+    rows: {
+      plans: listPlans(tx),
+      customers: listCustomerRows(tx),
+      overrides: listOverrides(tx),
+      serviceTokens: listActiveServiceTokens(tx),
+    },
+    revision: lastAuditId(tx),
+  }));
+}

@@ -1,0 +1,123 @@
+import { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
+import { appClock } from "@/lib/clock";
+import type { Env } from "@/lib/env";
+import type { Clock } from "@/lib/limiter";
+import { consoleLogger, type Logger } from "@/lib/log";
+import { EdgePolicy } from "@/lib/policy/edge-policy";
+import { createPolicyLimiter } from "@/lib/policy/policy-limiter";
+import { PolicyStore } from "@/lib/policy/policy-store";
+import { RedisSnapshots } from "@/lib/policy/redis-snapshot";
+import {
+  createDecisions,
+  type RedisOptions,
+  redisOptionsOf,
+  usageSettingsOf,
+} from "@/lib/runtime-decisions";
+import { TrafficLog } from "@/lib/usage/traffic-log";
+import {
+  DEFAULT_USAGE_SETTINGS,
+  UsageService,
+  type UsageSettings,
+} from "@/lib/usage/usage-service";
+import type { DataPlaneRuntime } from "./runtime";
+
+/** EdgeRuntime is an edge's runtime: the data plane, its policy followed from Redis. */
+export interface EdgeRuntime extends DataPlaneRuntime {
+  role: "edge";
+  /** edgePolicy loads and follows the control plane's snapshot. */
+  edgePolicy: EdgePolicy;
+}
+
+/** EdgeRuntimeOptions configure an edge: Redis is required (it holds the policy). */
+export interface EdgeRuntimeOptions {
+  redis: RedisOptions;
+  clock?: Clock;
+  log?: Logger;
+  /** checkMs is how often the snapshot's stamp is compared (EDGE_CHECK_MS by default; 0: never). */
+  checkMs?: number;
+  /** usage sets the rollups' flush interval; `timers: false` leaves pushing to the caller. */
+  usage?: Partial<UsageSettings> & { timers?: boolean };
+}
+
+/**
+ * createEdgeRuntime builds an edge: no database is opened. Its policy starts empty (not
+ * `loaded`: decisions answer 503) and is read from the snapshot the control plane keeps in
+ * Redis, at once, on every policy notice, after every reconnection, and on a timer. Its usage
+ * counts are pushed to Redis like a full instance's, and the full app claims them into SQLite.
+ */
+export function createEdgeRuntime(options: EdgeRuntimeOptions): EdgeRuntime {
+  const clock = options.clock ?? appClock;
+  const log = options.log ?? consoleLogger;
+  const policy = new PolicyStore(clock);
+  const limiter = createPolicyLimiter(clock);
+  let edgePolicy: EdgePolicy | undefined;
+  const plane = createDecisions({
+    clock,
+    log,
+    policy,
+    limiter,
+    redis: options.redis,
+    reload: () => edgePolicy?.check(),
+  });
+  const redis = plane.redis;
+  if (!redis) throw new TypeError("an edge needs Redis: it holds the policy");
+  const followed = new EdgePolicy({
+    snapshots: new RedisSnapshots(redis.client, redis.prefix),
+    policy,
+    log,
+    checkMs: options.checkMs,
+  });
+  edgePolicy = followed;
+  // The command connection coming (back) up is the moment to look: the subscription has its own.
+  redis.client.on("ready", () => followed.check());
+  followed.check();
+  const { decisions, metrics } = plane;
+  const traffic = new TrafficLog(300);
+  const { timers = true, ...settings } = options.usage ?? {};
+  // No database: the service only pushes; the control plane claims the fleet's minutes.
+  const usage = new UsageService({
+    clock,
+    log,
+    metrics,
+    traffic,
+    redis,
+    settings: { ...DEFAULT_USAGE_SETTINGS, ...settings },
+  });
+  if (timers) usage.start();
+  log.info("Edge: deciding on the policy the control plane writes to Redis; no database.");
+  const close = () => {
+    usage.halt();
+    followed.close();
+    redis.sync.close();
+    void decisions.close();
+    limiter.close();
+  };
+  return {
+    role: "edge",
+    clock,
+    log,
+    policy,
+    decisions,
+    limiter,
+    traffic,
+    usage,
+    metrics,
+    serviceTokenUsage: new ServiceTokenUsage(undefined, log),
+    edgePolicy: followed,
+    async ready() {
+      await Promise.all([decisions.ready(), redis.sync.subscribed, followed.loaded()]);
+    },
+    async shutdown() {
+      await usage.stop();
+      close();
+    },
+    close,
+  };
+}
+
+/** edgeRuntimeOf builds an edge from the validated environment (which requires Redis for one). */
+export function edgeRuntimeOf(env: Env): EdgeRuntime {
+  const redis = redisOptionsOf(env);
+  if (!redis) throw new TypeError("RATEKEEPER_ROLE=edge needs REDIS_URL or REDIS_CLUSTER_NODES");
+  return createEdgeRuntime({ redis, usage: usageSettingsOf(env) });
+}

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { CUSTOMER_STATUSES, OPERATIONS, SERVICE_TOKEN_SCOPES } from "@/lib/vocabulary";
+
+/**
+ * POLICY_ROWS_FORMAT is the version of the policy snapshot's form in Redis. An edge refuses a
+ * snapshot of another format (a newer control plane wrote it) and keeps the policy it has.
+ */
+export const POLICY_ROWS_FORMAT = 1;
+
+const id = z.number().int().positive();
+/** A SHA-256 digest in hex: the only form in which keys and tokens ever leave the database. */
+const digest = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 hex digest");
+/** A limit as the limiter accepts it: whole tokens per whole milliseconds. */
+const count = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const periodMs = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const instant = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * policyRowsSchema is the policy snapshot as the control plane writes it to Redis and edges read
+ * it: the stored rows (dry-run limits and flags included) a snapshot is built from (lib/policy/snapshot.ts), with API keys and
+ * service tokens as their SHA-256 digests only. Strict: a field it does not know is refused
+ * rather than dropped, so an edge never decides on half of a newer policy.
+ */
+export const policyRowsSchema = z
+  .object({
+    format: z.literal(POLICY_ROWS_FORMAT),
+    plans: z.array(
+      z
+        .object({
+          id,
+          slug: z.string(),
+          name: z.string(),
+          limits: z.array(
+            z
+              .object({
+                operation: z.enum(OPERATIONS),
+                count,
+                periodMs,
+                dryRun: z.boolean().optional(),
+              })
+              .strict(),
+          ),
+        })
+        .strict(),
+    ),
+    customers: z.array(
+      z
+        .object({
+          id,
+          name: z.string(),
+          status: z.enum(CUSTOMER_STATUSES),
+          planId: id,
+          apiKeyHash: digest,
+        })
+        .strict(),
+    ),
+    overrides: z.array(
+      z
+        .object({
+          customerId: id,
+          operation: z.enum(OPERATIONS),
+          count,
+          periodMs,
+          dryRun: z.boolean(),
+          expiresAt: instant.nullable(),
+        })
+        .strict(),
+    ),
+    serviceTokens: z.array(
+      z
+        .object({
+          id,
+          name: z.string(),
+          tokenHash: digest,
+          scopes: z.array(z.enum(SERVICE_TOKEN_SCOPES)),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+/** PolicyRowsWire is a validated policy snapshot as read from Redis. */
+export type PolicyRowsWire = z.infer<typeof policyRowsSchema>;

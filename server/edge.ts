@@ -1,0 +1,90 @@
+// An edge's server (RATEKEEPER_ROLE=edge): the data plane on plain node:http, with no database
+// and no Next. It answers the decision API and the gateway (lib/data-plane), /api/health and
+// /api/metrics; everything else is a 404 naming the control plane (lib/data-plane/edge-answers).
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { jsonAnswer, problemAnswer } from "@/lib/data-plane/answer";
+import { createDataPlane, dataPlaneOptionsOf } from "@/lib/data-plane/data-plane";
+import { notOnEdge } from "@/lib/data-plane/edge-answers";
+import { healthOf } from "@/lib/data-plane/health";
+import { writeAnswer } from "@/lib/data-plane/node-io";
+import { getEnv } from "@/lib/env";
+import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/route/client-address";
+import { MALFORMED_PATH, malformedPath } from "@/lib/route/request-target";
+import { edgeRuntimeOf } from "@/lib/runtime-edge";
+import { stopOnSignals } from "./stop";
+
+const env = getEnv();
+const runtime = edgeRuntimeOf(env);
+const dataPlane = createDataPlane(runtime, { ...dataPlaneOptionsOf(env), failed });
+
+/** failed answers a request whose handling threw: 500 with no internals; the cause is logged. */
+function failed(request: IncomingMessage, response: ServerResponse, cause: unknown): void {
+  runtime.log.error(`${request.method} ${request.url} failed`, cause);
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  writeAnswer(
+    response,
+    problemAnswer(500, "Internal error", { detail: "The cause is in the server's log." }),
+  );
+}
+
+function pathOf(url: string): string {
+  const end = url.search(/[?#]/);
+  return end < 0 ? url : url.slice(0, end);
+}
+
+/** readOnly refuses what is not GET or HEAD on the edge's own read-only routes. */
+function readOnly(request: IncomingMessage, response: ServerResponse): boolean {
+  if (request.method === "GET" || request.method === "HEAD") return true;
+  writeAnswer(
+    response,
+    problemAnswer(405, "Method not allowed", { detail: "Use GET." }, { Allow: "GET, HEAD" }),
+  );
+  return false;
+}
+
+async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = request.url ?? "/";
+  if (malformedPath(url)) {
+    const { status, title, detail } = MALFORMED_PATH;
+    writeAnswer(response, problemAnswer(status, title, { detail }));
+    return;
+  }
+  request.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(
+    request.socket.remoteAddress,
+    request.headers["x-forwarded-for"],
+    env.TRUST_PROXY,
+  );
+  if (dataPlane.handles(request)) {
+    dataPlane.serve(request, response);
+    return;
+  }
+  const path = pathOf(url);
+  if (path === "/api/health") {
+    if (!readOnly(request, response)) return;
+    const health = healthOf(runtime);
+    writeAnswer(response, jsonAnswer(health.status, JSON.stringify(health.body)));
+  } else if (path === "/api/metrics") {
+    if (!readOnly(request, response)) return;
+    const { registry } = runtime.metrics;
+    const text = await registry.metrics();
+    writeAnswer(response, {
+      status: 200,
+      headers: { "Content-Type": registry.contentType, "Cache-Control": "no-store" },
+      body: text,
+    });
+  } else {
+    writeAnswer(response, notOnEdge(path, env.CONTROL_PLANE_URL));
+  }
+}
+
+const server = createServer((request, response) => {
+  serve(request, response).catch((cause: unknown) => failed(request, response, cause));
+});
+server.listen(env.PORT, env.HOST, () => {
+  runtime.log.info(`Edge listening on http://${env.HOST}:${env.PORT}`);
+});
+
+stopOnSignals(server, runtime);

@@ -1,0 +1,91 @@
+// The full app's server (server/main.ts starts it unless RATEKEEPER_ROLE=edge): one process, one
+// runtime. It reads the socket (the client's address), sets the security headers on every answer, refuses request targets Next cannot route, answers the
+// data plane's paths itself (lib/data-plane: the decision API and the gateway, on plain
+// node:http, without Next's per-request cost), and hands every other request to Next.
+// `npm start` runs its build (dist/server.mjs); `npm run dev` runs it with Next in development mode.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createDataPlane, dataPlaneOptionsOf } from "@/lib/data-plane/data-plane";
+import { getEnv } from "@/lib/env";
+import { PROBLEM_CONTENT_TYPE, problemBody } from "@/lib/http";
+import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/route/client-address";
+import { MALFORMED_PATH, malformedPath } from "@/lib/route/request-target";
+import { newNonce, securityHeaders } from "@/lib/route/security-headers";
+import { getRuntime } from "@/lib/runtime";
+import { stopOnSignals } from "./stop";
+
+const dev = process.argv.includes("--dev");
+const env = getEnv();
+// The runtime first: it migrates and seeds the database and prints the one-time secrets, and
+// Next's route handlers find it on globalThis.
+const runtime = getRuntime();
+const dataPlane = createDataPlane(runtime, { ...dataPlaneOptionsOf(env), failed });
+
+// Loaded here, not by the entry: an edge never loads Next.
+const { default: next } = await import("next");
+const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: process.cwd() });
+const handle = app.getRequestHandler();
+
+/** stamp replaces whatever a client claims in the internal address header with the real one. */
+function stamp(request: IncomingMessage): void {
+  request.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(
+    request.socket.remoteAddress,
+    request.headers["x-forwarded-for"],
+    env.TRUST_PROXY,
+  );
+}
+
+/**
+ * secure sets the security headers on the response, before anything answers it (Next keeps
+ * headers already set). The request carries the same CSP: Next reads the nonce from the
+ * request's Content-Security-Policy header and puts it on every script tag it renders.
+ */
+function secure(request: IncomingMessage, response: ServerResponse): void {
+  const headers = securityHeaders(newNonce(), dev);
+  for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+  delete request.headers["content-security-policy-report-only"];
+  request.headers["content-security-policy"] = headers["Content-Security-Policy"];
+}
+
+/** sendProblem answers with an RFC 9457 problem body. */
+function sendProblem(response: ServerResponse, status: number, title: string, detail: string) {
+  response.writeHead(status, { "Content-Type": PROBLEM_CONTENT_TYPE });
+  response.end(problemBody(status, title, { detail }));
+}
+
+async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  secure(request, response);
+  if (malformedPath(request.url ?? "/")) {
+    // Regression: Next's router threw on these (`/api/admin/plans/%E0%A4%A`): a plain-text 500.
+    sendProblem(response, MALFORMED_PATH.status, MALFORMED_PATH.title, MALFORMED_PATH.detail);
+    return;
+  }
+  stamp(request);
+  await handle(request, response);
+}
+
+/** failed answers a request whose handling threw: 500 with no internals; the cause is logged. */
+function failed(request: IncomingMessage, response: ServerResponse, cause: unknown): void {
+  runtime.log.error(`${request.method} ${request.url} failed`, cause);
+  if (!response.headersSent) {
+    sendProblem(response, 500, "Internal error", "The cause is in the server's log.");
+  } else {
+    response.destroy();
+  }
+}
+
+await app.prepare();
+const server = createServer((request, response) => {
+  // The data plane's paths never reach Next, nor make a Promise here (see lib/data-plane, which
+  // sets the security headers of an API answer on its own answers and checks its own paths).
+  if (dataPlane.handles(request)) {
+    stamp(request);
+    dataPlane.serve(request, response);
+    return;
+  }
+  serve(request, response).catch((cause: unknown) => failed(request, response, cause));
+});
+server.listen(env.PORT, env.HOST, () => {
+  runtime.log.info(`Listening on http://${env.HOST}:${env.PORT}${dev ? " (development)" : ""}`);
+});
+
+stopOnSignals(server, runtime);

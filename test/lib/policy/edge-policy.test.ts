@@ -1,0 +1,223 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { resetBuckets, rotateKey, setOverride } from "@/lib/admin/customers";
+import { updatePlan } from "@/lib/admin/plans";
+import type { Logger } from "@/lib/log";
+import { hashApiKey } from "@/lib/policy/api-key";
+import { decide } from "@/lib/policy/decide";
+import { RedisSnapshots } from "@/lib/policy/redis-snapshot";
+import type { CustomerPolicy, PolicyRows } from "@/lib/policy/snapshot";
+import { encodePolicyRows } from "@/lib/policy/snapshot-codec";
+import { createEdgeRuntime, type EdgeRuntime } from "@/lib/runtime-edge";
+import { FakeClock } from "../../support/fake-clock";
+import { type RedisServer, startRedisServer } from "../../support/redis-server";
+import { createTestRuntime, START_MS, type TestRuntime } from "../../support/runtime";
+
+const HOUR = 3_600_000;
+const DIGEST = "ab".repeat(32);
+
+let server: RedisServer;
+let prefixes = 0;
+let prefix: string;
+const open: { close(): void }[] = [];
+
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterEach(() => {
+  for (const item of open.splice(0)) item.close();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function quietLog(lines: string[] = []): Logger {
+  return {
+    info: (m) => lines.push(m),
+    warn: (m) => lines.push(m),
+    error: (m) => lines.push(m),
+  };
+}
+
+/** controlPlane is a full runtime on a temporary database, its buckets and snapshot in Redis. */
+async function controlPlane(): Promise<TestRuntime> {
+  prefix = `edge${++prefixes}`;
+  const t = createTestRuntime({ redis: { url: server.url, prefix, timeoutMs: 1_000 } });
+  open.push({ close: () => t.cleanup() });
+  await t.runtime.ready();
+  return t;
+}
+
+/** edge is an edge on the same Redis and prefix; `checkMs: 0` leaves it no timer to lean on. */
+function edge(options: { clock?: FakeClock; lines?: string[] } = {}): EdgeRuntime {
+  const rt = createEdgeRuntime({
+    redis: { url: server.url, prefix, timeoutMs: 1_000, decisionClock: options.clock },
+    clock: options.clock,
+    log: quietLog(options.lines),
+    checkMs: 0,
+  });
+  open.push(rt);
+  return rt;
+}
+
+function rows(overrides: PolicyRows["overrides"] = []): PolicyRows {
+  return {
+    plans: [
+      {
+        id: 1,
+        slug: "pro",
+        name: "Pro",
+        limits: [{ operation: "read", count: 100, periodMs: HOUR }],
+      },
+    ],
+    customers: [{ id: 7, name: "Acme", status: "active", planId: 1, apiKeyHash: DIGEST }],
+    overrides,
+    serviceTokens: [],
+  };
+}
+
+describe("RedisSnapshots", () => {
+  it("stamps each accepted write with the next version, and keeps a later revision", async () => {
+    const snapshots = new RedisSnapshots(server.client(), `snap${++prefixes}`);
+    expect(await snapshots.readStamp()).toBeNull();
+    expect(await snapshots.read()).toBeNull();
+    const first = await snapshots.write("rows-5", 5, 1_000);
+    expect(first).toMatchObject({ written: true, stamp: { version: 1 } });
+    const second = await snapshots.write("rows-6", 6, 2_000);
+    expect(second.stamp).toEqual({ generation: first.stamp.generation, version: 2 });
+    // Rows read before another instance's edit must not undo it.
+    const stale = await snapshots.write("rows-5-again", 5, 3_000);
+    expect(stale).toEqual({ written: false, stamp: second.stamp });
+    expect(await snapshots.read()).toMatchObject({ version: 2, revision: 6, rows: "rows-6" });
+    // A control plane's first write is forced: its database is the truth.
+    const forced = await snapshots.write("rows-restored", 2, 4_000, true);
+    expect(forced).toMatchObject({ written: true, stamp: { version: 3 } });
+    expect(await snapshots.read()).toMatchObject({ revision: 2, rows: "rows-restored" });
+  });
+});
+
+describe("an edge's policy", () => {
+  it("is the control plane's, and follows its edits through the notices", async () => {
+    const t = await controlPlane();
+    const rt = edge();
+    expect(rt.policy.loaded).toBe(false);
+    await rt.ready();
+    const demo = rt.policy.snapshot.byKeyHash.get(hashApiKey(t.demoKey));
+    expect(demo).toMatchObject({ id: t.demoId, status: "active", planSlug: "free" });
+    t.suspend(t.demoId);
+    await vi.waitFor(() => expect(rt.policy.snapshot.byId.get(t.demoId)?.status).toBe("suspended"));
+  });
+
+  it("misses no edit made while Redis was down, even one that lost its notice and its write", async () => {
+    const t = await controlPlane();
+    const rt = edge();
+    await rt.ready();
+    await server.stop();
+    // The write and the notice both fail: Redis is gone (and comes back empty).
+    t.addPlan("later", [{ operation: "read", count: 9, periodMs: HOUR }]);
+    const added = t.addCustomer("later", "Added while Redis was down");
+    expect(rt.policy.snapshot.byId.has(added.id)).toBe(false);
+    await server.start();
+    // No timer (checkMs 0): the reconnection alone brings the edge up to date.
+    await vi.waitFor(() => expect(rt.policy.snapshot.byId.get(added.id)?.planSlug).toBe("later"), {
+      timeout: 5_000,
+    });
+  });
+
+  it("reads the rows only when the stamp changed, and catches a write whose notice was lost", async () => {
+    await controlPlane();
+    const rt = edge();
+    await rt.ready();
+    const before = rt.policy.snapshot;
+    rt.edgePolicy.check();
+    await rt.edgePolicy.settled();
+    expect(rt.policy.snapshot).toBe(before);
+    // Written with no notice: the next stamp check finds it.
+    const snapshots = new RedisSnapshots(server.client(), prefix);
+    await snapshots.write(encodePolicyRows(rows()), 1_000_000, START_MS);
+    rt.edgePolicy.check();
+    await rt.edgePolicy.settled();
+    expect(rt.policy.snapshot.byId.get(7)?.name).toBe("Acme");
+    expect(rt.policy.state?.revision).toBe(1_000_000);
+  });
+
+  it("keeps the policy it has when the snapshot in Redis cannot be used", async () => {
+    await controlPlane();
+    const lines: string[] = [];
+    const rt = edge({ lines });
+    await rt.ready();
+    const before = rt.policy.snapshot;
+    const snapshots = new RedisSnapshots(server.client(), prefix);
+    await snapshots.write(JSON.stringify({ format: 99 }), 1_000_000, START_MS);
+    rt.edgePolicy.check();
+    await rt.edgePolicy.settled();
+    expect(rt.policy.snapshot).toBe(before);
+    expect(lines.join("\n")).toContain("cannot be used: its format is 99");
+  });
+
+  it("lets an override expire on the edge as on the control plane", async () => {
+    prefix = `edge${++prefixes}`;
+    const clock = new FakeClock(START_MS);
+    const snapshots = new RedisSnapshots(server.client(), prefix);
+    const expiresAt = START_MS + 60_000;
+    await snapshots.write(
+      encodePolicyRows(
+        rows([
+          { customerId: 7, operation: "read", count: 2, periodMs: HOUR, dryRun: false, expiresAt },
+        ]),
+      ),
+      1,
+      START_MS,
+    );
+    const rt = edge({ clock });
+    await rt.ready();
+    const customer = rt.policy.snapshot.byId.get(7);
+    if (!customer) throw new Error("the edge did not load customer 7");
+    const reasons = async () => (await decide(rt, customer, "read", 1)).reason;
+    expect([await reasons(), await reasons(), await reasons()]).toEqual([
+      "ok",
+      "ok",
+      "rate_limited",
+    ]);
+    clock.advance(60_000);
+    const after = await decide(rt, customer, "read", 1);
+    expect(after.reason).toBe("ok");
+    expect(after.headers["RateLimit-Policy"]).toBe('"read-100-per-1h";q=100;w=3600');
+  });
+
+  it.each([
+    ["a reset", (t: TestRuntime, id: number) => void resetBuckets(t.runtime, id)],
+    [
+      "a plan edit",
+      (t: TestRuntime) =>
+        updatePlan(t.runtime, "admin", t.planId("one"), {
+          limits: [{ operation: "read", count: 1, periodMs: 2 * HOUR }],
+        }),
+    ],
+    [
+      "an override",
+      (t: TestRuntime, id: number) =>
+        setOverride(t.runtime, "admin", id, "read", {
+          limits: [{ count: 3, periodMs: HOUR }],
+          expiresAt: null,
+        }),
+    ],
+    ["a key rotation", (t: TestRuntime, id: number) => rotateKey(t.runtime, "admin", id)],
+  ])("drops the refusals it remembers on %s made on the control plane", async (_what, change) => {
+    const t = await controlPlane();
+    const rt = edge();
+    await rt.ready();
+    t.addPlan("one", [{ operation: "read", count: 1, periodMs: HOUR }]);
+    const { id } = t.addCustomer("one");
+    await vi.waitFor(() => expect(rt.policy.snapshot.byId.has(id)).toBe(true));
+    const read = () => decide(rt, rt.policy.snapshot.byId.get(id) as CustomerPolicy, "read", 1);
+    expect((await read()).reason).toBe("ok");
+    expect((await read()).decision.source).toBe("redis");
+    expect((await read()).decision.source).toBe("redis-cache");
+    change(t, id);
+    // The notice reaches the edge: its next decision asks Redis again.
+    await vi.waitFor(async () => expect((await read()).decision.source).toBe("redis"), {
+      timeout: 1_000,
+      interval: 5,
+    });
+  });
+});

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { generateApiKey } from "@/lib/policy/api-key";
+import type { PolicyRows } from "@/lib/policy/snapshot";
+import { decodePolicyRows, encodePolicyRows } from "@/lib/policy/snapshot-codec";
+import { POLICY_ROWS_FORMAT } from "@/lib/schemas/policy-rows.schema";
+
+const HOUR = 3_600_000;
+const DIGEST = "ab".repeat(32);
+
+function rows(): PolicyRows {
+  return {
+    plans: [
+      {
+        id: 1,
+        slug: "pro",
+        name: "Pro",
+        limits: [
+          { operation: "read", count: 100, periodMs: HOUR },
+          { operation: "read", count: 50, periodMs: HOUR, dryRun: true },
+        ],
+      },
+    ],
+    customers: [{ id: 7, name: "Acme", status: "suspended", planId: 1, apiKeyHash: DIGEST }],
+    overrides: [
+      {
+        customerId: 7,
+        operation: "write",
+        count: 5,
+        periodMs: 60_000,
+        dryRun: false,
+        expiresAt: 1_900_000_000_000,
+      },
+      {
+        customerId: 7,
+        operation: "write",
+        count: 9,
+        periodMs: 60_000,
+        dryRun: true,
+        expiresAt: null,
+      },
+    ],
+    serviceTokens: [{ id: 3, name: "api", tokenHash: "cd".repeat(32), scopes: ["peek"] }],
+  };
+}
+
+describe("the policy snapshot's form in Redis", () => {
+  it("round-trips every field a decision needs: limits, status, overrides with expiry, tokens", () => {
+    const decoded = decodePolicyRows(encodePolicyRows(rows()));
+    expect(decoded).toEqual({ ok: true, rows: rows() });
+  });
+
+  it("writes only the fields it names: nothing else a database row carries reaches Redis", () => {
+    const key = generateApiKey();
+    const wide = rows() as unknown as { customers: Record<string, unknown>[] };
+    // A row as the database returns it may carry more; a key must never leave with it.
+    Object.assign(wide.customers[0] as object, { apiKeyPrefix: key.key.slice(0, 8), key: key.key });
+    const text = encodePolicyRows(wide as unknown as PolicyRows);
+    expect(text).not.toContain(key.key.slice(0, 8));
+    expect(JSON.parse(text).customers[0]).toEqual(rows().customers[0]);
+  });
+
+  it.each([
+    ["not JSON", "{", "it is not JSON"],
+    [
+      "another format",
+      JSON.stringify({ ...JSON.parse(encodePolicyRows(rows())), format: 99 }),
+      "format is 99",
+    ],
+    [
+      "a key where a digest belongs",
+      encodePolicyRows({
+        ...rows(),
+        customers: [
+          {
+            ...(rows().customers[0] as PolicyRows["customers"][number]),
+            apiKeyHash: "rk_live_secret",
+          },
+        ],
+      }),
+      "customers.0.apiKeyHash: must be a SHA-256 hex digest",
+    ],
+    [
+      "a field it does not know",
+      JSON.stringify({ ...JSON.parse(encodePolicyRows(rows())), extra: true }),
+      "Unrecognized key",
+    ],
+  ])("refuses %s with a reason", (_what, text, reason) => {
+    const decoded = decodePolicyRows(text);
+    expect(decoded.ok).toBe(false);
+    expect(decoded.ok ? "" : decoded.reason).toContain(reason);
+  });
+
+  it("names its format, so an edge can refuse a newer control plane's", () => {
+    expect(JSON.parse(encodePolicyRows(rows())).format).toBe(POLICY_ROWS_FORMAT);
+  });
+});
