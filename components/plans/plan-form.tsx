@@ -154,12 +154,15 @@ export function PlanForm<T>({
           <h2>Limits</h2>
           <p className="muted intro">
             GET and HEAD requests are reads; every other method writes. A request passes only when
-            every limit of its operation has room.
+            every enforced limit of its operation has room. A dry-run limit is tried on live traffic
+            and counted when it would refuse, but never refuses: the plan page shows what it would
+            have done.
           </p>
           <LimitRows
             rows={draft.limits}
             errors={firstErrors(errors)}
             withOperation
+            withDryRun
             adds={ADD_LIMITS}
             empty={
               <p className="notice info">
