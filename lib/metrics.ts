@@ -1,5 +1,6 @@
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Registry } from "prom-client";
 import { durationClock } from "@/lib/clock";
+import { HotHistogram } from "@/lib/hot-histogram";
 import type { Clock } from "@/lib/limiter";
 
 /** DECISION_BUCKETS_SECONDS span an in-memory decision (microseconds) to a slow Redis (100 ms). */
@@ -52,11 +53,22 @@ export function createMetrics(
   timer: Clock = durationClock,
 ): Metrics {
   const registry = new Registry();
-  const decisions = new Counter({
+  // Decisions are counted in plain numbers, one per label set, and handed to the counter when a
+  // scrape reads it: prom-client hashes a counter's labels on every increment.
+  const decisionCounts = new Map<string, { labels: [string, string, string]; n: number }>();
+  new Counter({
     name: "ratekeeper_decisions_total",
     help: "Rate-limit decisions on protected API routes.",
     labelNames: ["plan", "operation", "outcome"] as const,
     registers: [registry],
+    collect() {
+      for (const counted of decisionCounts.values()) {
+        if (counted.n === 0) continue;
+        const [plan, operation, outcome] = counted.labels;
+        this.labels(plan, operation, outcome).inc(counted.n);
+        counted.n = 0;
+      }
+    },
   });
   new Gauge({
     name: "ratekeeper_buckets",
@@ -80,13 +92,13 @@ export function createMetrics(
     labelNames: ["store"] as const,
     registers: [registry],
   });
-  const duration = new Histogram({
-    name: "ratekeeper_decision_duration_seconds",
-    help: "Time to decide (the bucket store's call), by where it was decided.",
-    labelNames: ["store"] as const,
-    buckets: DECISION_BUCKETS_SECONDS,
-    registers: [registry],
-  });
+  const duration = new HotHistogram(
+    registry,
+    "ratekeeper_decision_duration_seconds",
+    "Time to decide (the bucket store's call), by where it was decided.",
+    "store",
+    DECISION_BUCKETS_SECONDS,
+  );
   const flushedRows = new Counter({
     name: "ratekeeper_usage_flush_rows_total",
     help: "Usage rollup rows flushed, by sink: SQLite (written), or Redis (pushed for the fleet).",
@@ -129,9 +141,6 @@ export function createMetrics(
     help: "Refusals answered from this instance's memory of an earlier Redis refusal, without Redis.",
     registers: [registry],
   });
-  // Label lookups hash their values; cache the children so a decision costs one increment.
-  const children = new Map<string, { inc(): void }>();
-  const timers = new Map<string, { observe(value: number): void }>();
   return {
     registry,
     storeErrors,
@@ -139,21 +148,13 @@ export function createMetrics(
     decision(plan, operation, allowed) {
       const outcome = allowed ? "allowed" : "denied";
       const id = `${plan}\u0000${operation}\u0000${outcome}`;
-      let child = children.get(id);
-      if (!child) {
-        child = decisions.labels(plan, operation, outcome);
-        children.set(id, child);
-      }
-      child.inc();
+      const counted = decisionCounts.get(id);
+      if (counted) counted.n++;
+      else decisionCounts.set(id, { labels: [plan, operation, outcome], n: 1 });
     },
     decisionStarted: () => timer.now(),
     decisionTimed(store, started) {
-      let child = timers.get(store);
-      if (!child) {
-        child = duration.labels(store);
-        timers.set(store, child);
-      }
-      child.observe((timer.now() - started) / 1000);
+      duration.observe(store, (timer.now() - started) / 1000);
     },
     usageFlushed(sink, rows) {
       flushedRows.labels(sink).inc(rows);
