@@ -153,10 +153,8 @@ export function PlanForm<T>({
         <section className="card">
           <h2>Limits</h2>
           <p className="muted intro">
-            GET and HEAD requests are reads; every other method writes. A request passes only when
-            every enforced limit of its operation has room. A dry-run limit is tried on live traffic
-            and counted when it would refuse, but never refuses: the plan page shows what it would
-            have done.
+            GET and HEAD are reads, other methods write. A request passes when every enforced limit
+            of its operation has room; a dry-run limit only counts what it would refuse.
           </p>
           <LimitRows
             rows={draft.limits}

@@ -12,6 +12,8 @@ import {
 } from "recharts";
 import { useChartColors } from "@/components/charts/chart-colors";
 import { formatCount } from "@/components/charts/number-format";
+import { yAxis } from "@/components/overview/traffic-chart-data";
+import { describePeriod } from "@/lib/format";
 import { formatAllowance, type UsageBarPoint } from "./usage-data";
 import { formatStep } from "./usage-range";
 
@@ -42,6 +44,8 @@ export function UsageChart({
 }) {
   const colors = useChartColors();
   const bars = points.map((p) => ({ ...p, x: p.t + stepMs / 2 }));
+  // The count axis reaches the busiest step, or the limit's line when that is higher.
+  const y = yAxis([...points, { t: 0, allowed: Math.ceil(allowance ?? 0), denied: 0 }]);
   return (
     <figure aria-label={label} style={{ margin: 0 }}>
       <BarChart
@@ -64,11 +68,12 @@ export function UsageChart({
         />
         <YAxis
           allowDecimals={false}
+          domain={y.domain}
+          ticks={y.ticks}
           width={48}
           tickFormatter={(n: number) => formatCount(n)}
           tick={{ fontSize: 11, fill: colors.tick }}
           stroke={colors.axis}
-          domain={[0, (max: number) => Math.max(max, allowance ?? 0, 1)]}
         />
         <Tooltip
           labelFormatter={(_, payload) => {
@@ -100,15 +105,18 @@ export function UsageChart({
             stroke={colors.remaining}
             strokeDasharray="5 4"
             ifOverflow="extendDomain"
-            label={{
-              value: `Limit: ${formatAllowance(allowance)} per step`,
-              position: "insideTopRight",
-              fill: colors.tick,
-              fontSize: 11,
-            }}
           />
         ) : null}
       </BarChart>
+      {allowance != null ? (
+        <figcaption className="muted small" style={{ textAlign: "center" }}>
+          <span aria-hidden="true" style={{ color: colors.remaining }}>
+            - - -
+          </span>{" "}
+          The tightest limit refills {formatAllowance(allowance)} token
+          {allowance === 1 ? "" : "s"} per {describePeriod(stepMs)}
+        </figcaption>
+      ) : null}
     </figure>
   );
 }

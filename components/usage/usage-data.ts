@@ -67,3 +67,14 @@ export function describeNearLimit(
 export function nearShareTone(share: number): "bad" | "warn" {
   return share >= 1 ? "bad" : "warn";
 }
+
+/**
+ * busiestPlansFirst orders plans by their decisions over the range, most first, then by name;
+ * plans with no traffic keep their alphabetical order at the end.
+ */
+export function busiestPlansFirst<
+  P extends { allowed: number; denied: number; unavailable: number; name: string },
+>(plans: readonly P[]): P[] {
+  const total = (p: P) => p.allowed + p.denied + p.unavailable;
+  return [...plans].sort((a, b) => total(b) - total(a) || a.name.localeCompare(b.name));
+}

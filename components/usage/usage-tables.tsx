@@ -3,12 +3,12 @@ import { formatCount, formatShare } from "@/components/charts/number-format";
 import { Empty } from "@/components/ui/states";
 import type { NamedCustomerUsage, NearLimitView, PlanUsageView } from "@/lib/client/types";
 import styles from "./usage.module.css";
-import { describeNearLimit, formatNearShare, nearShareTone } from "./usage-data";
+import { busiestPlansFirst, describeNearLimit, formatNearShare, nearShareTone } from "./usage-data";
 import { formatLocalTime } from "./usage-range";
 
 const shareOf = (denied: number, all: number) => (all > 0 ? formatShare(denied / all) : "–");
 
-/** PlansUsageTable lists each plan's customers, decisions and refusals over a range. */
+/** PlansUsageTable lists each plan's customers, decisions and refusals over a range, busiest first. */
 export function PlansUsageTable({
   plans,
   words,
@@ -25,11 +25,10 @@ export function PlansUsageTable({
           <th>Plan</th>
           <th className="right">Allowed</th>
           <th className="right">Denied</th>
-          <th className="right">Refused customers</th>
         </tr>
       </thead>
       <tbody>
-        {plans.map((p) => (
+        {busiestPlansFirst(plans).map((p) => (
           <tr key={p.planId}>
             <td className={styles.cellWrap}>
               {p.slug === null ? p.name : <Link href={`/plans/${p.planId}`}>{p.name}</Link>}
@@ -42,9 +41,11 @@ export function PlansUsageTable({
               {formatCount(p.denied)}
               <div className="muted small">
                 {shareOf(p.denied, p.allowed + p.denied + p.unavailable)}
+                {p.refusedCustomers > 0
+                  ? `, ${formatCount(p.refusedCustomers)} customer${p.refusedCustomers === 1 ? "" : "s"}`
+                  : ""}
               </div>
             </td>
-            <td className="right num">{formatCount(p.refusedCustomers)}</td>
           </tr>
         ))}
       </tbody>

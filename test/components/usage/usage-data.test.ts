@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   allowancePerStep,
+  busiestPlansFirst,
   combineSeries,
   describeNearLimit,
   formatAllowance,
@@ -94,5 +95,23 @@ describe("near-limit shares", () => {
         limit: { count: 1_000, periodMs: 60_000 },
       }),
     ).toBe("1,700 of 2,000 tokens in 2 minutes (1,000 per minute)");
+  });
+});
+
+describe("busiestPlansFirst", () => {
+  it("puts the plans with most decisions first, the quiet ones by name", () => {
+    const plan = (name: string, allowed: number, denied = 0, unavailable = 0) => ({
+      name,
+      allowed,
+      denied,
+      unavailable,
+    });
+    const ordered = busiestPlansFirst([
+      plan("Free", 0),
+      plan("Pro", 10, 5),
+      plan("Enterprise", 0),
+      plan("Team", 3, 0, 20),
+    ]);
+    expect(ordered.map((p) => p.name)).toEqual(["Team", "Pro", "Enterprise", "Free"]);
   });
 });
