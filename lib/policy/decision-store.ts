@@ -116,8 +116,20 @@ export function evaluateDryRun(
   input: RequestInput,
   n: number,
 ): DryRunOutcome | undefined {
-  if (!hasDryRun(input)) return undefined;
-  return dryRunOutcome(input, limiter.allowNWithDebug(dryRunInput(input), n));
+  const limits = dryRunLimitsFor(input.customer, input.operation, input.now);
+  if (limits.length === 0) return undefined;
+  const dry = dryRunInput(input);
+  const source = activeOverride(input.customer, input.operation, input.now) ? "override" : "plan";
+  // Most tries pass: they need no per-bucket details. A refusal took nothing, so a peek at the
+  // same instant names the limits that lacked the tokens.
+  if (limiter.allowN(dry, n)) return { allowed: true, refusedBy: [], source };
+  const refusedBy: Limit[] = [];
+  for (const bucket of limiter.peekNWithDebug(dry, n).buckets) {
+    if (!bucket.allowed) refusedBy.push(bucket.limit);
+  }
+  // Tokens that came back between the two calls (a clock tick) name no limit: the refusal
+  // still counts, against every limit tried.
+  return { allowed: false, refusedBy: refusedBy.length > 0 ? refusedBy : limits, source };
 }
 
 /** forgetCustomer deletes both operations' buckets of a customer from an in-memory limiter. */
