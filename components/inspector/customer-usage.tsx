@@ -3,14 +3,11 @@
 import { RangePicker } from "@/components/usage/range-picker";
 import { UsageCard, useScopedUsage } from "@/components/usage/scoped-usage";
 import { allowancePerStep } from "@/components/usage/usage-data";
-import { RANGE_SPECS, type RollupRange } from "@/components/usage/usage-range";
+import { RANGE_SPECS, ROLLUP_RANGES, type RollupRange } from "@/components/usage/usage-range";
 import type { OverrideView, PlanWithLimits } from "@/lib/client/types";
 import { describeLimits } from "@/lib/format";
 import { OPERATIONS, type Operation } from "@/lib/vocabulary";
 import { OPERATION_TITLES } from "./operation-panel";
-
-/** CUSTOMER_RANGES are the ranges a customer's usage can be read over. */
-export const CUSTOMER_RANGES: readonly RollupRange[] = ["1h", "24h", "7d", "30d"];
 
 /**
  * enforcedLimits are the limits a customer's requests of one operation obey at `now` (ms): its
@@ -49,7 +46,7 @@ export function CustomerUsage({
     <>
       <div className="page-header">
         <h2>Usage</h2>
-        <RangePicker ranges={CUSTOMER_RANGES} value={range} onChange={onRange} />
+        <RangePicker ranges={ROLLUP_RANGES} value={range} onChange={onRange} />
       </div>
       <div className="grid cols-2">
         {OPERATIONS.map((operation) => (

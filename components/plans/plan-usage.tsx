@@ -8,6 +8,7 @@ import { RangePicker } from "@/components/usage/range-picker";
 import { UsageCard, useScopedUsage } from "@/components/usage/scoped-usage";
 import {
   RANGE_SPECS,
+  ROLLUP_RANGES,
   type RollupRange,
   rangeQuery,
   usageSearch,
@@ -15,9 +16,6 @@ import {
 import { RANGE_REFRESH_MS } from "@/components/usage/use-range-now";
 import { api } from "@/lib/client/api";
 import type { PlansUsageResponse } from "@/lib/client/types";
-
-/** PLAN_RANGES are the ranges a plan's usage can be read over. */
-export const PLAN_RANGES: readonly RollupRange[] = ["1h", "24h", "7d", "30d"];
 
 /**
  * PlanUsage is a plan's traffic over a range: how many customers it has, how many sent
@@ -47,7 +45,7 @@ export function PlanUsage({
     <>
       <div className="page-header">
         <h2>Usage</h2>
-        <RangePicker ranges={PLAN_RANGES} value={range} onChange={onRange} />
+        <RangePicker ranges={ROLLUP_RANGES} value={range} onChange={onRange} />
       </div>
       <ErrorNote error={aggregate.error} />
       <section

@@ -38,12 +38,11 @@ export function rangeLabel(range: UsageRange): string {
 /** overviewQuerySchema reads the overview's URL (`?range=24h`); live when absent. */
 export const overviewQuerySchema = z.object({ range: z.enum(USAGE_RANGES).default("live") });
 
+/** ROLLUP_RANGES are the ranges a customer's or a plan's usage is read over (no live view). */
+export const ROLLUP_RANGES = ["1h", "24h", "7d", "30d"] as const satisfies readonly RollupRange[];
+
 /** scopedRangeSchema reads a customer's or a plan's usage range from the URL (24 h by default). */
-export const scopedRangeSchema = z.object({
-  range: z
-    .enum(USAGE_RANGES.filter((r) => r !== "live") as [RollupRange, ...RollupRange[]])
-    .default("24h"),
-});
+export const scopedRangeSchema = z.object({ range: z.enum(ROLLUP_RANGES).default("24h") });
 
 /** RangeQuery is what the usage API is asked: `from` (ms since the epoch) and a granularity. */
 export interface RangeQuery {
