@@ -50,7 +50,7 @@ test("an operator sees traffic in the overview's ranges and on the customer's pa
   const plans = page.getByRole("region", { name: "Per plan" });
   const planRow = plans.getByRole("row").filter({ hasText: plan.name });
   await expect(planRow.getByRole("cell").nth(1)).toHaveText("11", ROLLUP_WAIT);
-  await expect(planRow.getByRole("cell").nth(2)).toHaveText(/^2\s*15\.4%, 1 customer$/);
+  await expect(planRow.getByRole("cell").nth(2)).toHaveText(/^2\s*15\.4%, 1 customer refused$/);
   await expect(
     page.getByRole("figure", { name: /Allowed and denied decisions per minute/ }),
   ).toBeVisible();
@@ -69,7 +69,7 @@ test("an operator sees traffic in the overview's ranges and on the customer's pa
     page.getByText(/the last 24 hours, times in UTC[+-]\d\d:\d\d/).first(),
   ).toBeVisible();
   await expect(planRow.getByRole("cell").nth(1)).toHaveText("11", ROLLUP_WAIT);
-  await expect(planRow.getByRole("cell").nth(2)).toHaveText(/^2\s*15\.4%, 1 customer$/);
+  await expect(planRow.getByRole("cell").nth(2)).toHaveText(/^2\s*15\.4%, 1 customer refused$/);
   await expect(
     page.getByRole("figure", { name: /Allowed and denied decisions per hour/ }),
   ).toBeVisible();

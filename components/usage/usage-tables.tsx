@@ -37,12 +37,12 @@ export function PlansUsageTable({
               </div>
             </td>
             <td className="right num">{formatCount(p.allowed)}</td>
-            <td className="right num bad-text">
+            <td className={`right num${p.denied > 0 ? " bad-text" : ""}`}>
               {formatCount(p.denied)}
               <div className="muted small">
                 {shareOf(p.denied, p.allowed + p.denied + p.unavailable)}
                 {p.refusedCustomers > 0
-                  ? `, ${formatCount(p.refusedCustomers)} customer${p.refusedCustomers === 1 ? "" : "s"}`
+                  ? `, ${formatCount(p.refusedCustomers)} customer${p.refusedCustomers === 1 ? "" : "s"} refused`
                   : ""}
               </div>
             </td>
