@@ -52,6 +52,8 @@ export default defineConfig({
       HOST: "127.0.0.1",
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
+      // The usage specs wait for the rollups: a short flush keeps those waits short.
+      USAGE_FLUSH_INTERVAL_MS: "500",
     },
   },
 });

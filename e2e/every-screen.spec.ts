@@ -26,14 +26,22 @@ for (const screen of SCREENS) {
     admin,
     baseURL,
   }) => {
+    // A dry-run limit and some traffic, so the usage views and the dry-run report have data.
     const plan = await admin.createPlan(
       [
         { operation: "read", count: 10, periodMs: 1_000 },
+        { operation: "read", count: 2, periodMs: 3_600_000, dryRun: true },
         { operation: "write", count: 2, periodMs: 1_000 },
       ],
       unique("Screens"),
     );
     const customer = await admin.createCustomer(plan.id, unique("Screen customer"));
+    for (let i = 0; i < 3; i++) {
+      const read = await admin.request.get("/api/v1/items", {
+        headers: { authorization: `Bearer ${customer.apiKey}` },
+      });
+      expect(read.status()).toBe(200);
+    }
     await admin.request.post(`/api/admin/customers/${customer.id}/reset`);
     const token = await admin.request.post("/api/admin/service-tokens", {
       data: { name: unique("screen-service"), scopes: ["decide", "peek"] },
@@ -58,12 +66,18 @@ for (const screen of SCREENS) {
 
       const pages: [string, string | RegExp][] = [
         ["/overview", "Overview"],
+        ["/overview?range=1h", "Overview"],
+        ["/overview?range=24h", "Overview"],
+        ["/overview?range=7d", "Overview"],
+        ["/overview?range=30d", "Overview"],
         ["/plans", "Plans"],
         [`/plans/${plan.id}`, /^Edit plan/],
+        [`/plans/${plan.id}?range=7d`, /^Edit plan/],
         ["/plans/new", "New plan"],
         ["/customers", "Customers"],
         [`/customers?q=${encodeURIComponent(customer.name)}`, "Customers"],
         [`/customers/${customer.id}`, customer.name],
+        [`/customers/${customer.id}?range=30d`, customer.name],
         ["/service-tokens", "Service tokens"],
         ["/simulator", "Simulator"],
         ["/audit", "Audit log"],
@@ -77,6 +91,14 @@ for (const screen of SCREENS) {
         ).toBeLessThanOrEqual(0);
         expect(await seriousViolations(page), `axe on ${path}`).toEqual([]);
       }
+
+      // The dry-run report, once the rollups have its refusal, fits too.
+      await page.goto(`/plans/${plan.id}`);
+      await expect(page.getByTestId("dry-run-verdict")).toContainText("would have refused", {
+        timeout: 20_000,
+      });
+      expect(await horizontalOverflow(page), "the dry-run report").toBeLessThanOrEqual(0);
+      expect(await seriousViolations(page), "axe on the dry-run report").toEqual([]);
 
       // The simulator's result (a chart) fits too.
       await page.goto("/simulator");

@@ -14,6 +14,7 @@ export interface LimitInput {
   operation: Operation;
   count: number;
   periodMs: number;
+  dryRun?: boolean;
 }
 
 let counter = 0;

@@ -1,5 +1,5 @@
 import { formatPeriod } from "@/lib/limiter";
-import type { LimitShape } from "@/lib/vocabulary";
+import type { LimitShape, PolicyLimit } from "@/lib/vocabulary";
 
 const UNIT_WORDS: Record<string, [string, string]> = {
   ms: ["millisecond", "milliseconds"],
@@ -30,6 +30,17 @@ export function describeLimits(limits: readonly LimitShape[]): string {
     .sort((a, b) => a.periodMs - b.periodMs || a.count - b.count)
     .map(describeLimit)
     .join(", ");
+}
+
+/**
+ * describePolicyLimits writes a plan's or an override's limits of one operation in words, the
+ * enforced ones first and the dry-run ones after them: "10 per second; dry run: 3 per hour"
+ * (describeLimits alone when none is dry-run).
+ */
+export function describePolicyLimits(limits: readonly PolicyLimit[]): string {
+  const enforced = describeLimits(limits.filter((l) => !l.dryRun));
+  const dryRun = limits.filter((l) => l.dryRun);
+  return dryRun.length === 0 ? enforced : `${enforced}; dry run: ${describeLimits(dryRun)}`;
 }
 
 /** PERIOD_UNITS are the units a limit's period is edited in. */

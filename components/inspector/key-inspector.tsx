@@ -4,9 +4,13 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { ErrorNote, Loading, PageHeader } from "@/components/ui/states";
+import { useUrlQuery } from "@/components/ui/use-url-query";
+import { scopedRangeSchema } from "@/components/usage/usage-range";
 import { api } from "@/lib/client/api";
 import type { CustomerResponse, InspectResponse, PlansResponse } from "@/lib/client/types";
 import { OPERATIONS } from "@/lib/vocabulary";
+import { CustomerDryRun } from "./customer-dry-run";
+import { CustomerUsage } from "./customer-usage";
 import { emptyHistory, type InspectorHistory, recordInspection } from "./history";
 import styles from "./inspector.module.css";
 import { OperationPanel } from "./operation-panel";
@@ -38,6 +42,7 @@ export function KeyInspector({ customerId }: { customerId: number }) {
     refetchInterval: 1_000,
     enabled: customer.isSuccess,
   });
+  const url = useUrlQuery(scopedRangeSchema);
   const [history, setHistory] = useState<InspectorHistory>(emptyHistory);
   const [windowMs, setWindowMs] = useState(60_000);
   useEffect(() => {
@@ -127,6 +132,14 @@ export function KeyInspector({ customerId }: { customerId: number }) {
         <TrafficPanel customerId={c.id} windowMs={windowMs} />
         <TestRequestPanel customerId={c.id} />
       </div>
+      <CustomerUsage
+        customerId={c.id}
+        plan={plan}
+        overrides={overrides}
+        range={url.value.range}
+        onRange={(range) => url.set({ range: range === "24h" ? undefined : range })}
+      />
+      <CustomerDryRun customerId={c.id} planId={c.planId} />
       <ErrorNote error={plans.error} />
       {plan ? (
         <div className="grid cols-2">

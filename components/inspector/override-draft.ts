@@ -7,7 +7,7 @@ import {
 } from "@/components/ui/limit-draft";
 import type { OverrideView } from "@/lib/client/types";
 import { type OverrideInput, overrideSchema } from "@/lib/schemas/customer.schema";
-import type { LimitShape } from "@/lib/vocabulary";
+import type { PolicyLimit } from "@/lib/vocabulary";
 
 /** EXPIRY_UNITS are the units an "expires in" amount is typed in. */
 export const EXPIRY_UNITS = [
@@ -48,12 +48,17 @@ export function toDatetimeLocal(ms: number): string {
  */
 export function draftOfOverride(
   override: OverrideView | undefined,
-  fallbackLimits: readonly LimitShape[],
+  fallbackLimits: readonly PolicyLimit[],
 ): OverrideDraft {
   const limits = override?.limits ?? fallbackLimits;
   const expiresAt = override?.expiresAt ?? null;
   return {
-    limits: limits.length > 0 ? limits.map(draftOfLimit) : [blankDraft()],
+    // A dry-run limit stays dry-run. Regression: the flag was dropped, so editing an override,
+    // or starting one from a plan with a dry-run limit, enforced that limit on saving.
+    limits:
+      limits.length > 0
+        ? limits.map((l) => ({ ...draftOfLimit(l), ...(l.dryRun ? { dryRun: true } : {}) }))
+        : [blankDraft()],
     expiry: {
       mode: expiresAt === null ? "never" : "at",
       amount: "10",
@@ -90,7 +95,10 @@ function expiresAtOf(expiry: ExpiryDraft, now: number): number | null | string {
 export function overrideOfDraft(draft: OverrideDraft, now: number): OverrideResult {
   const expiresAt = expiresAtOf(draft.expiry, now);
   const parsed = overrideSchema.safeParse({
-    limits: draft.limits.map(limitOfDraft),
+    limits: draft.limits.map((l) => ({
+      ...limitOfDraft(l),
+      ...(l.dryRun ? { dryRun: true } : {}),
+    })),
     expiresAt: typeof expiresAt === "string" ? null : expiresAt,
   });
   const errors: DraftErrors = parsed.success ? {} : errorsByPath(parsed.error.issues);

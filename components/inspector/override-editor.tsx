@@ -10,7 +10,7 @@ import { ErrorNote } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { ApiError, api } from "@/lib/client/api";
 import type { CustomerResponse, OverrideView } from "@/lib/client/types";
-import { describeLimits } from "@/lib/format";
+import { describePolicyLimits } from "@/lib/format";
 import type { OverrideInput } from "@/lib/schemas/customer.schema";
 import type { LimitShape, Operation } from "@/lib/vocabulary";
 import styles from "./inspector.module.css";
@@ -35,15 +35,15 @@ function OverrideStatus({
   planLimits: Limits;
   now: number;
 }) {
-  const plan = `the plan's limits apply (${describeLimits(planLimits)})`;
+  const plan = `the plan's limits apply (${describePolicyLimits(planLimits)})`;
   let text: string;
   if (!override) text = `No override: ${plan}.`;
   else if (override.expiresAt === null)
-    text = `Override in force: ${describeLimits(override.limits)}, until cleared.`;
+    text = `Override in force: ${describePolicyLimits(override.limits)}, until cleared.`;
   else if (now > 0 && override.expiresAt <= now)
     text = `Override expired at ${formatClock(override.expiresAt)}: ${plan} again.`;
   else
-    text = `Override in force: ${describeLimits(override.limits)}, until ${formatClock(override.expiresAt)}${now > 0 ? ` (in ${formatSpan(override.expiresAt - now)})` : ""}.`;
+    text = `Override in force: ${describePolicyLimits(override.limits)}, until ${formatClock(override.expiresAt)}${now > 0 ? ` (in ${formatSpan(override.expiresAt - now)})` : ""}.`;
   return (
     <p className={styles.status} data-testid={`override-status-${override ? "set" : "none"}`}>
       {text}
@@ -149,6 +149,7 @@ export function OverrideEditor({
         <LimitRows
           rows={draft.limits}
           errors={errors}
+          withDryRun
           adds={ADD_BLANK_LIMIT}
           onChange={(limits) => setDraft((d) => ({ ...d, limits }))}
         />

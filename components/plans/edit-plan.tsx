@@ -1,20 +1,28 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { ErrorNote, Loading, PageHeader } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
+import { useUrlQuery } from "@/components/ui/use-url-query";
+import { scopedRangeSchema } from "@/components/usage/usage-range";
 import { api } from "@/lib/client/api";
 import type { PlanResponse, PlansResponse, PlanWithLimits } from "@/lib/client/types";
-import { describeLimits } from "@/lib/format";
+import { describePolicyLimits } from "@/lib/format";
 import { draftFromPlan, validateUpdate } from "./plan-draft";
+import { PlanDryRun } from "./plan-dry-run";
 import { PlanForm } from "./plan-form";
+import { PlanUsage } from "./plan-usage";
 
 /** SAVED_MESSAGE tells the operator when an edit takes effect. */
 export const SAVED_MESSAGE = "Saved. The next API request uses the new limits.";
 
 /** EditPlan is the page that edits one plan's fields and limits. */
 export function EditPlan({ id }: { id: number }) {
+  const url = useUrlQuery(scopedRangeSchema);
+  // Promoting dry-run limits changes the stored plan under the form: it starts again from it.
+  const [promotions, setPromotions] = useState(0);
+  const queryClient = useQueryClient();
   const plan = useQuery({
     queryKey: ["plan", id],
     queryFn: () => api<PlanResponse>(`/plans/${id}`),
@@ -30,10 +38,40 @@ export function EditPlan({ id }: { id: number }) {
       </>
     );
   }
-  return <Editor plan={plan.data.plan} customers={customers} />;
+  return (
+    <Editor
+      key={promotions}
+      plan={plan.data.plan}
+      customers={customers}
+      usage={
+        <>
+          <PlanDryRun
+            plan={plan.data.plan}
+            onPromoted={(next) => {
+              queryClient.setQueryData(["plan", next.id], { plan: next });
+              setPromotions((n) => n + 1);
+            }}
+          />
+          <PlanUsage
+            planId={id}
+            range={url.value.range}
+            onRange={(range) => url.set({ range: range === "24h" ? undefined : range })}
+          />
+        </>
+      }
+    />
+  );
 }
 
-function Editor({ plan, customers }: { plan: PlanWithLimits; customers?: number }) {
+function Editor({
+  plan,
+  customers,
+  usage,
+}: {
+  plan: PlanWithLimits;
+  customers?: number;
+  usage: ReactNode;
+}) {
   const [initial] = useState(() => draftFromPlan(plan));
   const [saved, setSaved] = useState(plan);
   const queryClient = useQueryClient();
@@ -44,6 +82,8 @@ function Editor({ plan, customers }: { plan: PlanWithLimits; customers?: number 
         title={`Edit plan “${saved.name}”`}
         description="Changes apply to every customer on this plan from their next API request."
       />
+      {usage}
+      <h2 className="section-title">Plan and limits</h2>
       <PlanForm
         initial={initial}
         autoSlug={false}
@@ -71,9 +111,9 @@ function Editor({ plan, customers }: { plan: PlanWithLimits; customers?: number 
             <h3>In effect now</h3>
             <dl>
               <dt>Reads</dt>
-              <dd>{describeLimits(saved.limits.filter((l) => l.operation === "read"))}</dd>
+              <dd>{describePolicyLimits(saved.limits.filter((l) => l.operation === "read"))}</dd>
               <dt>Writes</dt>
-              <dd>{describeLimits(saved.limits.filter((l) => l.operation === "write"))}</dd>
+              <dd>{describePolicyLimits(saved.limits.filter((l) => l.operation === "write"))}</dd>
               <dt>Used by</dt>
               <dd>
                 {customers === undefined

@@ -6,7 +6,7 @@ import {
   periodMsOf,
 } from "@/components/ui/limit-draft";
 import type { PlanWithLimits } from "@/lib/client/types";
-import { describeLimits } from "@/lib/format";
+import { describePolicyLimits } from "@/lib/format";
 import { type FieldErrors, fieldErrorsOf } from "@/lib/http";
 import { limitRowSchema } from "@/lib/schemas/limit.schema";
 import {
@@ -15,7 +15,7 @@ import {
   planCreateSchema,
   planUpdateSchema,
 } from "@/lib/schemas/plan.schema";
-import type { LimitRow, LimitShape, Operation } from "@/lib/vocabulary";
+import type { LimitRow, Operation, PolicyLimit } from "@/lib/vocabulary";
 
 /** PlanDraft is the plan editor's state, before validation. */
 export interface PlanDraft {
@@ -133,8 +133,15 @@ export function validateUpdate(draft: PlanDraft, saved: PlanWithLimits): Validat
 
 /** sameDraft tells whether two drafts hold the same values (row keys aside). */
 export function sameDraft(a: PlanDraft, b: PlanDraft): boolean {
+  // An unticked dry-run box is the same as none (a new row has no flag until it is ticked).
   const strip = (d: PlanDraft) =>
-    JSON.stringify({ ...d, limits: d.limits.map(({ key: _key, ...rest }) => rest) });
+    JSON.stringify({
+      ...d,
+      limits: d.limits.map(({ key: _key, dryRun, ...rest }) => ({
+        ...rest,
+        dryRun: dryRun ?? false,
+      })),
+    });
   return strip(a) === strip(b);
 }
 
@@ -149,5 +156,5 @@ export function limitsInWords(draft: PlanDraft, operation: Operation): string {
   const mine = rows.filter(({ row }) => row.operation === operation);
   const invalid = mine.find(({ row }) => !limitRowSchema.safeParse(row).success);
   if (invalid) return `not valid yet: fix limit ${invalid.index + 1}`;
-  return describeLimits(mine.map(({ row }) => row as LimitShape));
+  return describePolicyLimits(mine.map(({ row }) => row as PolicyLimit));
 }

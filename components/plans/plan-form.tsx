@@ -153,13 +153,14 @@ export function PlanForm<T>({
         <section className="card">
           <h2>Limits</h2>
           <p className="muted intro">
-            GET and HEAD requests are reads; every other method writes. A request passes only when
-            every limit of its operation has room.
+            GET and HEAD are reads, other methods write. A request passes when every enforced limit
+            of its operation has room; a dry-run limit only counts what it would refuse.
           </p>
           <LimitRows
             rows={draft.limits}
             errors={firstErrors(errors)}
             withOperation
+            withDryRun
             adds={ADD_LIMITS}
             empty={
               <p className="notice info">

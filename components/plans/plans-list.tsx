@@ -11,7 +11,7 @@ import { useToast } from "@/components/ui/toast";
 import { useUrlQuery } from "@/components/ui/use-url-query";
 import { api } from "@/lib/client/api";
 import type { PlanListItem, PlansResponse } from "@/lib/client/types";
-import { describeLimits } from "@/lib/format";
+import { describePolicyLimits } from "@/lib/format";
 import { plansQuerySchema } from "@/lib/schemas/plan.schema";
 import { matchesPlan } from "./plan-picker";
 
@@ -36,13 +36,13 @@ function planColumns(onDelete: (plan: PlanListItem) => void): DataColumn<PlanLis
       id: "reads",
       header: "Reads",
       cell: ({ row: { original: plan } }) =>
-        describeLimits(plan.limits.filter((l) => l.operation === "read")),
+        describePolicyLimits(plan.limits.filter((l) => l.operation === "read")),
     }),
     column.display({
       id: "writes",
       header: "Writes",
       cell: ({ row: { original: plan } }) =>
-        describeLimits(plan.limits.filter((l) => l.operation === "write")),
+        describePolicyLimits(plan.limits.filter((l) => l.operation === "write")),
     }),
     column.display({
       id: "customers",

@@ -32,7 +32,8 @@ export const ADD_BLANK_LIMIT: readonly LimitAdd<LimitDraft>[] = [
  * `withOperation` (the rows must then carry one), each row's operation. Errors come one per
  * dotted path ("limits.0.count", "limits.0.periodMs", "limits.0.operation", "limits.0" for the
  * row, "limits" for the list) and show under their control. Controls are labelled "Count for
- * limit 1", "Period for limit 1", "Unit for limit 1", "Operation for limit 1", "Remove limit 1".
+ * limit 1", "Period for limit 1", "Unit for limit 1", "Operation for limit 1", "Remove limit 1",
+ * and with `withDryRun`, "Dry run for limit 1" (a dry-run limit is counted, never enforced).
  */
 export function LimitRows<R extends LimitDraft>({
   rows,
@@ -40,6 +41,7 @@ export function LimitRows<R extends LimitDraft>({
   onChange,
   adds,
   withOperation = false,
+  withDryRun = false,
   empty,
 }: {
   rows: readonly R[];
@@ -47,6 +49,8 @@ export function LimitRows<R extends LimitDraft>({
   onChange: (rows: R[]) => void;
   adds: readonly LimitAdd<R>[];
   withOperation?: boolean;
+  /** withDryRun adds a "Dry run" box to each row: tried on live traffic, never refusing. */
+  withDryRun?: boolean;
   /** empty is shown in place of the rows when there are none. */
   empty?: ReactNode;
 }) {
@@ -66,6 +70,7 @@ export function LimitRows<R extends LimitDraft>({
               <th>Count</th>
               <th />
               <th>Period</th>
+              {withDryRun ? <th>Dry run</th> : null}
               <th>
                 <span className="sr-only">Remove</span>
               </th>
@@ -81,6 +86,7 @@ export function LimitRows<R extends LimitDraft>({
                 id={`${idPrefix}-${index}`}
                 errors={errors}
                 withOperation={withOperation}
+                withDryRun={withDryRun}
                 onChange={(change) => update(index, change)}
                 onRemove={() => onChange(rows.filter((_, i) => i !== index))}
               />
@@ -116,6 +122,7 @@ function LimitRow({
   id,
   errors,
   withOperation,
+  withDryRun,
   onChange,
   onRemove,
 }: {
@@ -124,6 +131,7 @@ function LimitRow({
   id: string;
   errors: Readonly<DraftErrors>;
   withOperation: boolean;
+  withDryRun: boolean;
   onChange: (change: Partial<LimitDraft>) => void;
   onRemove: () => void;
 }) {
@@ -200,6 +208,21 @@ function LimitRow({
           </div>
           <RowError id={`${id}-period`} message={periodError} />
         </td>
+        {withDryRun ? (
+          <td className={styles.dryRun}>
+            <label title="Dry run: counted when it would refuse, never refusing">
+              <input
+                type="checkbox"
+                aria-label={`Dry run for limit ${n}`}
+                checked={row.dryRun === true}
+                onChange={(e) => onChange({ dryRun: e.target.checked })}
+              />
+              <span className={styles.dryRunWord} aria-hidden="true">
+                dry run
+              </span>
+            </label>
+          </td>
+        ) : null}
         <td className="right">
           <button
             type="button"
@@ -214,7 +237,10 @@ function LimitRow({
       </tr>
       {rowError ? (
         <tr>
-          <td colSpan={withOperation ? 5 : 4} className={styles.rowError}>
+          <td
+            colSpan={4 + (withOperation ? 1 : 0) + (withDryRun ? 1 : 0)}
+            className={styles.rowError}
+          >
             <RowError id={`${id}-row`} message={rowError} />
           </td>
         </tr>

@@ -1,92 +1,41 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { RefusedTable } from "@/components/overview/refused-table";
-import { TrafficChart } from "@/components/overview/traffic-chart";
-import {
-  formatCount,
-  formatShare,
-  sumPoints,
-  xDomain,
-} from "@/components/overview/traffic-chart-data";
-import { ErrorNote, Loading, PageHeader } from "@/components/ui/states";
-import { api } from "@/lib/client/api";
-import type { TrafficResponse } from "@/lib/client/types";
+import { LiveOverview } from "@/components/overview/live-overview";
+import { PageHeader } from "@/components/ui/states";
+import { useUrlQuery } from "@/components/ui/use-url-query";
+import { CsvDownload } from "@/components/usage/csv-download";
+import { RangeOverview } from "@/components/usage/range-overview";
+import { RangePicker } from "@/components/usage/range-picker";
+import { overviewQuerySchema, RANGE_SPECS, USAGE_RANGES } from "@/components/usage/usage-range";
 
-const CHART_SECONDS = 120;
-const TOTALS_SECONDS = 300;
-
-function useTraffic(seconds: number, refetchInterval: number) {
-  return useQuery({
-    queryKey: ["traffic", seconds],
-    queryFn: () => api<TrafficResponse>(`/traffic?seconds=${seconds}`),
-    refetchInterval,
-    staleTime: 0,
-  });
-}
-
-/** OverviewDashboard polls the traffic log: a live chart, 5-minute totals, the most refused. */
+/**
+ * OverviewDashboard is the overview: live (per second, the last minutes) or a range read from
+ * the usage rollups (1 h, 24 h, 7 d, 30 d). The range is in the URL (`?range=24h`).
+ */
 export function OverviewDashboard() {
-  const live = useTraffic(CHART_SECONDS, 1_000);
-  const recent = useTraffic(TOTALS_SECONDS, 2_000);
-  const totals = recent.data ? sumPoints(recent.data.points) : undefined;
-  const liveTotals = live.data ? sumPoints(live.data.points) : undefined;
-
+  const url = useUrlQuery(overviewQuerySchema);
+  const range = url.value.range;
   return (
     <>
       <PageHeader
         title="Overview"
-        description="Decisions across all customers, live. Updated every second."
-      />
-
-      <section className="grid cols-4 stats" aria-label="Last 5 minutes">
-        <Stat label="Requests · 5 min" value={totals && formatCount(totals.total)} />
-        <Stat label="Allowed · 5 min" value={totals && formatCount(totals.allowed)} tone="ok" />
-        <Stat label="Denied · 5 min" value={totals && formatCount(totals.denied)} tone="bad" />
-        <Stat label="Denied share · 5 min" value={totals && formatShare(totals.deniedShare)} />
-      </section>
-
-      <section className="card">
-        <div className="card-header">
-          <h2>Allowed vs denied per second</h2>
-          <span className="muted">Last 2 minutes</span>
-        </div>
-        <ErrorNote error={live.error} />
-        {live.data ? (
+        description={
+          range === "live"
+            ? "Decisions across all customers, live. Updated every second."
+            : `Decisions across all customers over ${RANGE_SPECS[range].words}. Updated every 5 seconds.`
+        }
+        actions={
           <>
-            <TrafficChart
-              points={live.data.points}
-              domain={xDomain(live.data.now, live.data.seconds)}
+            <RangePicker
+              ranges={USAGE_RANGES}
+              value={range}
+              onChange={(next) => url.set({ range: next === "live" ? undefined : next }, "push")}
             />
-            {liveTotals?.total === 0 ? (
-              <p className="muted chart-note">No API requests in the last 2 minutes.</p>
-            ) : null}
+            {range === "live" ? null : <CsvDownload range={range} />}
           </>
-        ) : live.isPending ? (
-          <Loading label="Loading traffic…" />
-        ) : null}
-      </section>
-
-      <section className="card">
-        <div className="card-header">
-          <h2>Refused most · last 5 minutes</h2>
-        </div>
-        <ErrorNote error={recent.error} />
-        {recent.data ? (
-          <RefusedTable totals={recent.data.totals} />
-        ) : recent.isPending ? (
-          <Loading />
-        ) : null}
-      </section>
+        }
+      />
+      {range === "live" ? <LiveOverview /> : <RangeOverview key={range} range={range} />}
     </>
-  );
-}
-
-function Stat({ label, value, tone }: { label: string; value?: string; tone?: "ok" | "bad" }) {
-  return (
-    <div className={`stat${tone ? ` ${tone}` : ""}`}>
-      <div className="label">{label}</div>
-      <div className="value">{value ?? "…"}</div>
-    </div>
   );
 }

@@ -16,6 +16,52 @@ function draft(
   return { limits, expiry: { mode: "never", amount: "10", unit: "m", at: "", ...partial } };
 }
 
+describe("dry-run limits in an override", () => {
+  // Regression: the dry-run flag was dropped on the way into the editor and out of it, so saving
+  // an override (or starting one from a plan with a dry-run limit) enforced the dry-run limit.
+  it("keeps a stored override's dry-run limit dry-run when it is saved again", () => {
+    const d = draftOfOverride(
+      {
+        limits: [
+          { count: 10, periodMs: 1_000, dryRun: false },
+          { count: 3, periodMs: 3_600_000, dryRun: true },
+        ],
+        expiresAt: null,
+      },
+      [],
+    );
+    expect(d.limits).toEqual([
+      { count: "10", amount: "1", unit: "s" },
+      { count: "3", amount: "1", unit: "h", dryRun: true },
+    ]);
+    const result = overrideOfDraft(d, NOW);
+    expect(result.ok && result.value.limits).toEqual([
+      { count: 10, periodMs: 1_000 },
+      { count: 3, periodMs: 3_600_000, dryRun: true },
+    ]);
+  });
+
+  it("keeps a plan's dry-run limit dry-run in a new override started from the plan", () => {
+    const d = draftOfOverride(undefined, [
+      { count: 5, periodMs: 1_000 },
+      { count: 50, periodMs: 60_000, dryRun: true },
+    ]);
+    const result = overrideOfDraft(d, NOW);
+    expect(result.ok && result.value.limits).toEqual([
+      { count: 5, periodMs: 1_000 },
+      { count: 50, periodMs: 60_000, dryRun: true },
+    ]);
+  });
+
+  it("refuses an override of dry-run limits alone, as the API does", () => {
+    const result = overrideOfDraft(
+      draft({}, [{ count: "3", amount: "1", unit: "m", dryRun: true }]),
+      NOW,
+    );
+    expect(result.ok).toBe(false);
+  });
+});
+
 describe("draftOfOverride", () => {
   it("starts from the stored override, expiry as a local time", () => {
     const d = draftOfOverride({ limits: [{ count: 3, periodMs: 120_000 }], expiresAt: NOW }, []);

@@ -142,6 +142,46 @@ describe("helpers", () => {
     expect(sameDraft(draftFromPlan(saved), draft({ description: "" }))).toBe(false);
   });
 
+  it("counts a ticked then unticked dry-run box on a new row as no change", () => {
+    const withRow = draft({ limits: [...draft().limits, limitDraft("read", "3", "1", "h")] });
+    const toggled = {
+      ...withRow,
+      limits: withRow.limits.map((l, i) => (i === 3 ? { ...l, dryRun: false } : l)),
+    };
+    expect(sameDraft(withRow, toggled)).toBe(true);
+    const ticked = {
+      ...withRow,
+      limits: withRow.limits.map((l, i) => (i === 3 ? { ...l, dryRun: true } : l)),
+    };
+    expect(sameDraft(withRow, ticked)).toBe(false);
+  });
+
+  it("sends a ticked dry-run row as dry-run, and only it", () => {
+    const d = draft({
+      limits: [
+        limitDraft("read", "20", "1", "s"),
+        { ...limitDraft("read", "3", "1", "h"), dryRun: true },
+      ],
+    });
+    const result = validateUpdate(d, saved);
+    expect(result.ok && result.data.limits).toEqual([
+      { operation: "read", count: 20, periodMs: 1_000 },
+      { operation: "read", count: 3, periodMs: 3_600_000, dryRun: true },
+    ]);
+  });
+
+  it("writes the dry-run limits after the enforced ones in words", () => {
+    const d = draft({
+      limits: [
+        limitDraft("read", "20", "1", "s"),
+        { ...limitDraft("read", "3", "1", "h"), dryRun: true },
+      ],
+    });
+    expect(limitsInWords(d, "read")).toBe("20 per second; dry run: 3 per hour");
+    const onlyDry = draft({ limits: [{ ...limitDraft("write", "3", "1", "h"), dryRun: true }] });
+    expect(limitsInWords(onlyDry, "write")).toBe("unlimited; dry run: 3 per hour");
+  });
+
   it("writes an operation's limits in words, or none as unlimited", () => {
     const d = draft({
       limits: [limitDraft("read", "3", "1", "m"), limitDraft("read", "10", "1", "s")],

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { Suspense } from "react";
 import { KeyInspector } from "@/components/inspector/key-inspector";
 import { parseId } from "@/lib/http";
 
@@ -13,5 +14,10 @@ export default async function CustomerInspectorPage({
 }) {
   const id = parseId((await params).id);
   if (id === null) notFound();
-  return <KeyInspector customerId={id} />;
+  // The usage range lives in the URL (useSearchParams).
+  return (
+    <Suspense>
+      <KeyInspector customerId={id} />
+    </Suspense>
+  );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { Suspense } from "react";
 import { EditPlan } from "@/components/plans/edit-plan";
 import { parseId } from "@/lib/http";
 
@@ -9,5 +10,10 @@ export const metadata: Metadata = { title: "Edit plan · Ratekeeper" };
 export default async function EditPlanPage({ params }: { params: Promise<{ id: string }> }) {
   const id = parseId((await params).id);
   if (id === null) notFound();
-  return <EditPlan id={id} />;
+  // The usage range lives in the URL (useSearchParams).
+  return (
+    <Suspense>
+      <EditPlan id={id} />
+    </Suspense>
+  );
 }

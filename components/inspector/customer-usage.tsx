@@ -1,0 +1,101 @@
+"use client";
+
+import { RangePicker } from "@/components/usage/range-picker";
+import { UsageCard, useScopedUsage } from "@/components/usage/scoped-usage";
+import { allowancePerStep } from "@/components/usage/usage-data";
+import { RANGE_SPECS, ROLLUP_RANGES, type RollupRange } from "@/components/usage/usage-range";
+import type { OverrideView, PlanWithLimits } from "@/lib/client/types";
+import { describeLimits } from "@/lib/format";
+import { OPERATIONS, type Operation } from "@/lib/vocabulary";
+import { OPERATION_TITLES } from "./operation-panel";
+
+/**
+ * enforcedLimits are the limits a customer's requests of one operation obey at `now` (ms): its
+ * override's while one applies, else its plan's; dry-run limits left out.
+ */
+export function enforcedLimits(
+  operation: Operation,
+  planLimits: PlanWithLimits["limits"],
+  override: OverrideView | undefined,
+  now: number,
+) {
+  const active = override && (override.expiresAt === null || override.expiresAt > now);
+  const limits = active ? override.limits : planLimits.filter((l) => l.operation === operation);
+  return { limits: limits.filter((l) => !l.dryRun), source: active ? "override" : "plan" };
+}
+
+/**
+ * CustomerUsage charts a customer's reads and writes over a range from the usage rollups,
+ * denials marked, against the limits it obeys now (the line is what the tightest refills in a
+ * step).
+ */
+export function CustomerUsage({
+  customerId,
+  plan,
+  overrides,
+  range,
+  onRange,
+}: {
+  customerId: number;
+  plan: PlanWithLimits | undefined;
+  overrides: Partial<Record<Operation, OverrideView>>;
+  range: RollupRange;
+  onRange: (range: RollupRange) => void;
+}) {
+  return (
+    <>
+      <div className="page-header">
+        <h2>Usage</h2>
+        <RangePicker ranges={ROLLUP_RANGES} value={range} onChange={onRange} />
+      </div>
+      <div className="grid cols-2">
+        {OPERATIONS.map((operation) => (
+          <OperationUsage
+            key={operation}
+            customerId={customerId}
+            operation={operation}
+            plan={plan}
+            override={overrides[operation]}
+            range={range}
+          />
+        ))}
+      </div>
+    </>
+  );
+}
+
+function OperationUsage({
+  customerId,
+  operation,
+  plan,
+  override,
+  range,
+}: {
+  customerId: number;
+  operation: Operation;
+  plan: PlanWithLimits | undefined;
+  override: OverrideView | undefined;
+  range: RollupRange;
+}) {
+  const { now, usage } = useScopedUsage(range, { customerId, operation });
+  const enforced = plan ? enforcedLimits(operation, plan.limits, override, now) : undefined;
+  return (
+    <UsageCard
+      title={`${OPERATION_TITLES[operation]} over time`}
+      headingId={`usage-${operation}-heading`}
+      range={range}
+      usage={usage}
+      now={now}
+      allowance={enforced ? (stepMs) => allowancePerStep(enforced.limits, stepMs) : undefined}
+      summary={(data) => (
+        <p className="muted small" data-testid={`usage-${operation}-totals`}>
+          {data.totals.allowed.toLocaleString("en-US")} allowed,{" "}
+          <span className="bad-text">{data.totals.denied.toLocaleString("en-US")} denied</span>,{" "}
+          {data.totals.tokensTaken.toLocaleString("en-US")} tokens taken
+          {enforced ? ` · limits (${enforced.source}): ${describeLimits(enforced.limits)}` : ""}
+        </p>
+      )}
+      empty={`No ${operation}s in ${RANGE_SPECS[range].words}.`}
+    />
+  );
+}

@@ -1,0 +1,116 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ErrorNote, Loading } from "@/components/ui/states";
+import { useToast } from "@/components/ui/toast";
+import { DryRunLimits } from "@/components/usage/dry-run-limits";
+import { RANGE_REFRESH_MS } from "@/components/usage/use-range-now";
+import { api } from "@/lib/client/api";
+import type { DryRunResponse, PlanWithLimits, PromoteResponse } from "@/lib/client/types";
+import { describeLimits } from "@/lib/format";
+import { OPERATIONS } from "@/lib/vocabulary";
+
+/** planDryRunKey is the query key of a plan's dry-run report. */
+export function planDryRunKey(planId: number) {
+  return ["plan", planId, "dry-run"] as const;
+}
+
+/**
+ * PlanDryRun shows what the plan's dry-run limits would have refused over the last 24 hours,
+ * with the customers, and promotes them to enforced (after a confirmation; audited by the
+ * API). Nothing shows while the plan has tried no limit.
+ */
+export function PlanDryRun({
+  plan,
+  onPromoted,
+}: {
+  plan: PlanWithLimits;
+  onPromoted: (plan: PlanWithLimits) => void;
+}) {
+  const report = useQuery({
+    queryKey: planDryRunKey(plan.id),
+    queryFn: () => api<DryRunResponse>(`/plans/${plan.id}/dry-run`),
+    refetchInterval: RANGE_REFRESH_MS,
+  });
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<unknown>();
+  const dryRun = plan.limits.filter((l) => l.dryRun);
+
+  if (report.isPending) {
+    return dryRun.length > 0 ? <Loading label="Loading the dry run…" /> : null;
+  }
+  const limits = report.data?.limits ?? [];
+  if (!report.error && limits.length === 0) return null;
+
+  const promote = async () => {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      const result = await api<PromoteResponse>(`/plans/${plan.id}/dry-run/promote`, {
+        method: "POST",
+        body: {},
+      });
+      setConfirming(false);
+      onPromoted(result.plan);
+      void queryClient.invalidateQueries({ queryKey: planDryRunKey(plan.id) });
+      void queryClient.invalidateQueries({ queryKey: ["plans"] });
+      void queryClient.invalidateQueries({ queryKey: ["audit"] });
+      toast(
+        `${result.promoted} limit${result.promoted === 1 ? "" : "s"} enforced. The next API request obeys ${result.promoted === 1 ? "it" : "them"}.`,
+      );
+    } catch (e) {
+      setFailure(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby="dry-run-heading">
+      <div className="card-header">
+        <h2 id="dry-run-heading">Dry run</h2>
+        <span className="muted">the last 24 h; every request was answered as before</span>
+      </div>
+      <ErrorNote error={report.error} />
+      <DryRunLimits limits={limits} />
+      {dryRun.length > 0 ? (
+        <div className="row">
+          <button type="button" className="btn primary" onClick={() => setConfirming(true)}>
+            Promote to enforced
+          </button>
+          <span className="muted small">
+            Makes the dry-run limits refuse from the next request on.
+          </span>
+        </div>
+      ) : null}
+      {confirming ? (
+        <ConfirmDialog
+          title="Enforce the dry-run limits?"
+          confirmLabel="Promote to enforced"
+          tone="primary"
+          busy={busy}
+          onConfirm={() => void promote()}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>
+            From the next request, customers on “{plan.name}” are refused when they exceed{" "}
+            {OPERATIONS.map((op) => {
+              const mine = dryRun.filter((l) => l.operation === op);
+              return mine.length > 0 ? `${op}s: ${describeLimits(mine)}` : null;
+            })
+              .filter(Boolean)
+              .join("; ")}
+            . A customer that has used up a limit in the dry run is refused at once. Unsaved edits
+            in the form below are discarded.
+          </p>
+          <ErrorNote error={failure} />
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  );
+}

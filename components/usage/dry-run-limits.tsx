@@ -1,0 +1,68 @@
+"use client";
+
+import Link from "next/link";
+import { formatCount } from "@/components/charts/number-format";
+import type { DryRunLimitReport } from "@/lib/client/types";
+import { DRY_RUN_STATES, dryRunTitle, dryRunVerdict } from "./dry-run-words";
+import styles from "./usage.module.css";
+
+/** SHOWN_CUSTOMERS is how many of the refused customers a report lists. */
+const SHOWN_CUSTOMERS = 10;
+
+/**
+ * DryRunLimits lists what each tried limit would have refused over the range, and which
+ * customers, most refused first (each linking to its page).
+ */
+export function DryRunLimits({
+  limits,
+  withSource = false,
+}: {
+  limits: readonly DryRunLimitReport[];
+  withSource?: boolean;
+}) {
+  return (
+    <>
+      {limits.map((report) => {
+        const title = dryRunTitle(report, withSource);
+        return (
+          <article
+            key={`${report.operation}|${report.count}|${report.periodMs}|${report.source}`}
+            className={styles.dryRun}
+            aria-label={title}
+            data-testid="dry-run-limit"
+          >
+            <h3>
+              {title}{" "}
+              <span className={`badge${report.state === "dry-run" ? "" : " ok"}`}>
+                {DRY_RUN_STATES[report.state]}
+              </span>
+            </h3>
+            <p className={styles.verdict} data-testid="dry-run-verdict">
+              {dryRunVerdict(report)}
+            </p>
+            {report.top.length > 0 ? (
+              <>
+                <p className="muted small">Customers it would have refused, most first:</p>
+                <ul className={styles.customerList}>
+                  {report.top.slice(0, SHOWN_CUSTOMERS).map((c) => (
+                    <li key={c.customerId}>
+                      <Link href={`/customers/${c.customerId}`}>{c.name}</Link>{" "}
+                      <span className="muted num">
+                        {formatCount(c.refused)} request{c.refused === 1 ? "" : "s"}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+                {report.customers > SHOWN_CUSTOMERS ? (
+                  <p className="muted small">
+                    and {formatCount(report.customers - SHOWN_CUSTOMERS)} more.
+                  </p>
+                ) : null}
+              </>
+            ) : null}
+          </article>
+        );
+      })}
+    </>
+  );
+}

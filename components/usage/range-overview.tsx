@@ -1,0 +1,162 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { formatCount, formatShare } from "@/components/charts/number-format";
+import { Stat } from "@/components/ui/stat";
+import { ErrorNote, Loading } from "@/components/ui/states";
+import { api } from "@/lib/client/api";
+import type {
+  NearLimitResponse,
+  PlansUsageResponse,
+  TopCustomersResponse,
+  UsageResponse,
+} from "@/lib/client/types";
+import styles from "./usage.module.css";
+import { UsageChart } from "./usage-chart";
+import { combineSeries } from "./usage-data";
+import {
+  formatStepTick,
+  localZoneLabel,
+  RANGE_SPECS,
+  type RollupRange,
+  rangeQuery,
+  stepTicks,
+  usageSearch,
+} from "./usage-range";
+import { NearLimitTable, PlansUsageTable, TopCustomersTable } from "./usage-tables";
+import { RANGE_REFRESH_MS, useRangeNow } from "./use-range-now";
+
+function useRangeData<T>(key: string, path: string) {
+  return useQuery({
+    queryKey: ["usage", key, path],
+    queryFn: () => api<T>(path),
+    placeholderData: keepPreviousData,
+    refetchInterval: RANGE_REFRESH_MS,
+  });
+}
+
+/**
+ * RangeOverview is the overview over a past range, read from the usage rollups: totals, allowed
+ * against denied per step, per plan, the customers refused and using most, those near their
+ * limit, and the range as CSV. Times are in the operator's zone, which it names.
+ */
+export function RangeOverview({ range }: { range: RollupRange }) {
+  const now = useRangeNow();
+  const query = rangeQuery(range, now);
+  const spec = RANGE_SPECS[range];
+  const search = usageSearch(query);
+  const usage = useRangeData<UsageResponse>("series", `/usage?${usageSearch(query, {}, true)}`);
+  const plans = useRangeData<PlansUsageResponse>("plans", `/usage/plans?${search}`);
+  const top = useRangeData<TopCustomersResponse>("top", `/usage/top?${search}&limit=10`);
+  const near = useRangeData<NearLimitResponse>("near", `/usage/near-limit?${search}&limit=50`);
+  const totals = usage.data?.totals;
+  const all = totals ? totals.allowed + totals.denied + totals.unavailable : 0;
+  const points = usage.data ? combineSeries(usage.data.series) : [];
+  const zone = localZoneLabel(now);
+
+  return (
+    <>
+      <section className="grid cols-4 stats" aria-label={`Totals over ${spec.words}`}>
+        <Stat label={`Requests · ${spec.label}`} value={totals && formatCount(all)} />
+        <Stat
+          label={`Allowed · ${spec.label}`}
+          value={totals && formatCount(totals.allowed)}
+          tone="ok"
+          testId="range-allowed"
+        />
+        <Stat
+          label={`Denied · ${spec.label}`}
+          value={totals && formatCount(totals.denied)}
+          tone="bad"
+          testId="range-denied"
+        />
+        <Stat
+          label={`Denied share · ${spec.label}`}
+          value={totals && (all > 0 ? formatShare(totals.denied / all) : "–")}
+        />
+      </section>
+
+      <section className="card" aria-labelledby="range-chart-heading">
+        <div className="card-header">
+          <h2 id="range-chart-heading">
+            Allowed vs denied per {usage.data?.granularity ?? "step"}
+          </h2>
+          <span className="muted">
+            {spec.words}, times in <span className={styles.zone}>{zone}</span>
+          </span>
+        </div>
+        <ErrorNote error={usage.error} />
+        {usage.data ? (
+          <>
+            <UsageChart
+              points={points}
+              stepMs={usage.data.stepMs}
+              domain={[usage.data.fromMs, usage.data.toMs]}
+              ticks={stepTicks(usage.data.fromMs, usage.data.toMs, usage.data.stepMs)}
+              formatTick={(t) => formatStepTick(t, range)}
+              label={`Allowed and denied decisions per ${usage.data.granularity}, ${spec.words}`}
+            />
+            {all === 0 ? (
+              <p className="muted chart-note">No API requests in {spec.words}.</p>
+            ) : null}
+          </>
+        ) : usage.isPending ? (
+          <Loading label="Loading usage…" />
+        ) : null}
+      </section>
+
+      <section className="card" aria-labelledby="plans-heading">
+        <div className="card-header">
+          <h2 id="plans-heading">Per plan</h2>
+          <span className="muted">{spec.words}</span>
+        </div>
+        <ErrorNote error={plans.error} />
+        {plans.data ? (
+          <PlansUsageTable plans={plans.data.plans} words={spec.words} />
+        ) : plans.isPending ? (
+          <Loading />
+        ) : null}
+      </section>
+
+      <section className="card" aria-labelledby="near-heading">
+        <div className="card-header">
+          <h2 id="near-heading">Customers near their limit</h2>
+          <span className="muted">peak use of 80% or more of a limit, {spec.words}</span>
+        </div>
+        <ErrorNote error={near.error} />
+        {near.data ? (
+          <NearLimitTable customers={near.data.customers} words={spec.words} />
+        ) : near.isPending ? (
+          <Loading />
+        ) : null}
+      </section>
+
+      <div className={`grid cols-2 ${styles.tables}`}>
+        <section className="card" aria-labelledby="top-denials-heading">
+          <div className="card-header">
+            <h2 id="top-denials-heading">Refused most</h2>
+            <span className="muted">{spec.words}</span>
+          </div>
+          <ErrorNote error={top.error} />
+          {top.data ? (
+            <TopCustomersTable rows={top.data.byDenials} by="denials" words={spec.words} />
+          ) : top.isPending ? (
+            <Loading />
+          ) : null}
+        </section>
+        <section className="card" aria-labelledby="top-usage-heading">
+          <div className="card-header">
+            <h2 id="top-usage-heading">Using most</h2>
+            <span className="muted">tokens taken, {spec.words}</span>
+          </div>
+          <ErrorNote error={top.error} />
+          {top.data ? (
+            <TopCustomersTable rows={top.data.byUsage} by="usage" words={spec.words} />
+          ) : top.isPending ? (
+            <Loading />
+          ) : null}
+        </section>
+      </div>
+    </>
+  );
+}

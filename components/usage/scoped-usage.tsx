@@ -1,0 +1,101 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { ErrorNote, Loading } from "@/components/ui/states";
+import { api } from "@/lib/client/api";
+import type { UsageResponse } from "@/lib/client/types";
+import styles from "./usage.module.css";
+import { UsageChart } from "./usage-chart";
+import { combineSeries } from "./usage-data";
+import {
+  formatStepTick,
+  localZoneLabel,
+  RANGE_SPECS,
+  type RollupRange,
+  rangeQuery,
+  stepTicks,
+  usageSearch,
+} from "./usage-range";
+import { RANGE_REFRESH_MS, useRangeNow } from "./use-range-now";
+
+/** UsageFilters narrow a usage series: one customer's, or the traffic made on one plan. */
+export type UsageFilters = { customerId: number } | { planId: number };
+
+/**
+ * useScopedUsage reads a customer's or a plan's usage series over a range, refreshed every few
+ * seconds; all operations, or one.
+ */
+export function useScopedUsage(range: RollupRange, filters: UsageFilters & { operation?: string }) {
+  const now = useRangeNow();
+  const query = rangeQuery(range, now);
+  const path = `/usage?${usageSearch(query, filters, true)}`;
+  return {
+    now,
+    usage: useQuery({
+      queryKey: ["usage", "series", path],
+      queryFn: () => api<UsageResponse>(path),
+      placeholderData: keepPreviousData,
+      refetchInterval: RANGE_REFRESH_MS,
+    }),
+  };
+}
+
+/**
+ * UsageCard charts a usage series over a range in a card: allowed against denied per step,
+ * and, with `allowancePerStep`, the line of what the limit refills in a step. `summary` shows
+ * above the chart once the data has come.
+ */
+export function UsageCard({
+  title,
+  range,
+  usage,
+  now,
+  allowance,
+  summary,
+  empty,
+  headingId,
+}: {
+  title: string;
+  range: RollupRange;
+  usage: ReturnType<typeof useScopedUsage>["usage"];
+  now: number;
+  allowance?: (stepMs: number) => number | null;
+  summary?: (data: UsageResponse) => ReactNode;
+  empty: string;
+  headingId: string;
+}) {
+  const spec = RANGE_SPECS[range];
+  const data = usage.data;
+  const totals = data?.totals;
+  const all = totals ? totals.allowed + totals.denied + totals.unavailable : 0;
+  return (
+    <section className="card" aria-labelledby={headingId}>
+      <div className="card-header">
+        <h2 id={headingId}>{title}</h2>
+        <span className="muted">
+          {spec.words}, times in <span className={styles.zone}>{localZoneLabel(now)}</span>
+        </span>
+      </div>
+      <ErrorNote error={usage.error} />
+      {data ? (
+        <>
+          {summary?.(data)}
+          <UsageChart
+            points={combineSeries(data.series)}
+            stepMs={data.stepMs}
+            domain={[data.fromMs, data.toMs]}
+            ticks={stepTicks(data.fromMs, data.toMs, data.stepMs)}
+            formatTick={(t) => formatStepTick(t, range)}
+            label={`${title}: allowed and denied per ${data.granularity}, ${spec.words}`}
+            allowance={allowance?.(data.stepMs)}
+            height={220}
+          />
+          {all === 0 ? <p className="muted chart-note">{empty}</p> : null}
+        </>
+      ) : usage.isPending ? (
+        <Loading label="Loading usage…" />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,166 @@
+import Link from "next/link";
+import { formatCount, formatShare } from "@/components/charts/number-format";
+import { Empty } from "@/components/ui/states";
+import type { NamedCustomerUsage, NearLimitView, PlanUsageView } from "@/lib/client/types";
+import styles from "./usage.module.css";
+import { busiestPlansFirst, describeNearLimit, formatNearShare, nearShareTone } from "./usage-data";
+import { formatLocalTime } from "./usage-range";
+
+const shareOf = (denied: number, all: number) => (all > 0 ? formatShare(denied / all) : "–");
+
+/** PlansUsageTable lists each plan's customers, decisions and refusals over a range, busiest first. */
+export function PlansUsageTable({
+  plans,
+  words,
+}: {
+  plans: readonly PlanUsageView[];
+  words: string;
+}) {
+  if (plans.length === 0) return <Empty>No plans yet.</Empty>;
+  return (
+    <table>
+      <caption className="sr-only">Allowed and denied per plan over {words}</caption>
+      <thead>
+        <tr>
+          <th>Plan</th>
+          <th className="right">Allowed</th>
+          <th className="right">Denied</th>
+        </tr>
+      </thead>
+      <tbody>
+        {busiestPlansFirst(plans).map((p) => (
+          <tr key={p.planId}>
+            <td className={styles.cellWrap}>
+              {p.slug === null ? p.name : <Link href={`/plans/${p.planId}`}>{p.name}</Link>}
+              <div className="muted small">
+                {formatCount(p.customers)} customer{p.customers === 1 ? "" : "s"}
+              </div>
+            </td>
+            <td className="right num">{formatCount(p.allowed)}</td>
+            <td className={`right num${p.denied > 0 ? " bad-text" : ""}`}>
+              {formatCount(p.denied)}
+              <div className="muted small">
+                {shareOf(p.denied, p.allowed + p.denied + p.unavailable)}
+                {p.refusedCustomers > 0
+                  ? `, ${formatCount(p.refusedCustomers)} customer${p.refusedCustomers === 1 ? "" : "s"} refused`
+                  : ""}
+              </div>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** TopCustomersTable ranks customers by denials or by usage, each linking to its page. */
+export function TopCustomersTable({
+  rows,
+  by,
+  words,
+}: {
+  rows: readonly NamedCustomerUsage[];
+  by: "denials" | "usage";
+  words: string;
+}) {
+  if (rows.length === 0) {
+    return (
+      <Empty>
+        {by === "denials" ? `Nobody was refused in ${words}.` : `No traffic in ${words}.`}
+      </Empty>
+    );
+  }
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>Customer</th>
+          {by === "denials" ? (
+            <>
+              <th className="right">Denied</th>
+              <th className="right">Share</th>
+            </>
+          ) : (
+            <>
+              <th className="right">Tokens</th>
+              <th className="right">Requests</th>
+            </>
+          )}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((c) => (
+          <tr key={c.customerId}>
+            <td className={styles.cellWrap}>
+              <Link href={`/customers/${c.customerId}`}>{c.name}</Link>
+              {c.planName ? <div className="muted small">{c.planName}</div> : null}
+            </td>
+            {by === "denials" ? (
+              <>
+                <td className="right num bad-text">{formatCount(c.denied)}</td>
+                <td className="right num">
+                  {c.deniedShare === null ? "–" : formatShare(c.deniedShare)}
+                </td>
+              </>
+            ) : (
+              <>
+                <td className="right num">{formatCount(c.tokensTaken)}</td>
+                <td className="right num">{formatCount(c.allowed + c.denied + c.unavailable)}</td>
+              </>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * NearLimitTable lists the customers whose peak use reached 80% of a limit, nearest first: the
+ * share, the operation and limit, and when the peak started (local time, zone named).
+ */
+export function NearLimitTable({
+  customers,
+  words,
+}: {
+  customers: readonly NearLimitView[];
+  words: string;
+}) {
+  if (customers.length === 0) {
+    return <Empty>No customer came within 80% of a limit in {words}.</Empty>;
+  }
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>Customer</th>
+          <th className="right">Peak</th>
+          <th>Limit</th>
+        </tr>
+      </thead>
+      <tbody>
+        {customers.map((n) => (
+          <tr
+            key={`${n.customerId}|${n.operation}|${n.limit.count}/${n.limit.periodMs}`}
+            data-testid="near-limit-row"
+          >
+            <td className={styles.cellWrap}>
+              <Link href={`/customers/${n.customerId}`}>{n.name}</Link>
+              <div className="muted small">
+                {n.operation === "read" ? "Reads" : "Writes"}
+                {n.source === "override" ? ", override" : ""}
+              </div>
+            </td>
+            <td className={`right ${styles.near} ${styles[nearShareTone(n.share)]}`}>
+              {formatNearShare(n.share)}
+            </td>
+            <td className={styles.cellWrap}>
+              {describeNearLimit(n)}
+              <div className="muted small">peak from {formatLocalTime(n.peakStartMs)}</div>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

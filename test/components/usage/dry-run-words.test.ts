@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { dryRunTitle, dryRunVerdict } from "@/components/usage/dry-run-words";
+
+const base = {
+  operation: "read" as const,
+  state: "dry-run" as const,
+  refused: 164,
+  decisions: 5_125,
+  share: 164 / 5_125,
+  customers: 41,
+};
+
+describe("dryRunVerdict", () => {
+  it("says what the limit would have refused, of what, and whom", () => {
+    expect(dryRunVerdict(base)).toBe(
+      "This limit would have refused 3.2% of reads, 41 customers, over the last 24 h (164 of 5,125).",
+    );
+    expect(
+      dryRunVerdict({
+        ...base,
+        operation: "write",
+        refused: 2,
+        decisions: 5,
+        share: 0.4,
+        customers: 1,
+      }),
+    ).toBe("This limit would have refused 40% of writes, 1 customer, over the last 24 h (2 of 5).");
+  });
+
+  it("speaks in the past of a limit since promoted or removed", () => {
+    expect(dryRunVerdict({ ...base, state: "enforced" })).toMatch(/^It would have refused 3.2%/);
+  });
+
+  it("says there is nothing to judge without traffic", () => {
+    expect(dryRunVerdict({ ...base, refused: 0, decisions: 0, share: null, customers: 0 })).toBe(
+      "No reads over the last 24 h: nothing to judge this limit on yet.",
+    );
+  });
+
+  it("a limit that refused nothing says so in figures", () => {
+    expect(dryRunVerdict({ ...base, refused: 0, share: 0, customers: 0 })).toBe(
+      "This limit would have refused 0% of reads, 0 customers, over the last 24 h (0 of 5,125).",
+    );
+  });
+});
+
+describe("dryRunTitle", () => {
+  it("names the operation and the limit, and whose it is when asked", () => {
+    const limit = {
+      operation: "write" as const,
+      count: 3,
+      periodMs: 3_600_000,
+      source: "override" as const,
+    };
+    expect(dryRunTitle(limit)).toBe("Writes: 3 per hour");
+    expect(dryRunTitle(limit, true)).toBe("Writes: 3 per hour (override)");
+  });
+});
