@@ -7,6 +7,8 @@ import { type FetchHandler, fetchMiddleware } from "./adapters/fetch.js";
 import { type HonoContextLike, type HonoMiddleware, honoMiddleware } from "./adapters/hono.js";
 import { RatekeeperError } from "./errors.js";
 import type { RateLimitOptions } from "./gate.js";
+import { misconfiguredDecision, type OnMisconfigured } from "./misconfigured.js";
+import { createReporter, type Logger } from "./reporter.js";
 import {
   answerableLocally,
   asDecision,
@@ -16,14 +18,9 @@ import {
   wireRequest,
 } from "./requests.js";
 import { type AbortAfter, type FetchLike, postJson, type Transport } from "./transport.js";
-import type { DecisionRequest } from "./types.js";
-import {
-  createReporter,
-  type DecideResult,
-  type Logger,
-  type OnUnavailable,
-  unavailableDecision,
-} from "./unavailable.js";
+import type { DecisionRequest, ServiceTokenInfo } from "./types.js";
+import { type DecideResult, type OnUnavailable, unavailableDecision } from "./unavailable.js";
+import { type VerifyOptions, verifyToken } from "./verify.js";
 
 /** DEFAULT_TIMEOUT_MS is how long (ms) a decision may take before Ratekeeper counts as unavailable. */
 export const DEFAULT_TIMEOUT_MS = 100;
@@ -33,41 +30,51 @@ export const DEFAULT_TIMEOUT_MS = 100;
  * - `url`: where Ratekeeper runs (http or https), e.g. "https://ratekeeper.internal:3000";
  * - `token`: a service token with the `decide` scope ("rks_…"), created in the dashboard;
  * - `timeoutMs`: the longest a decision may take, in ms (default 100), the whole exchange;
- * - `onUnavailable`: "open" (default) admits requests while Ratekeeper cannot be asked,
- *   "closed" refuses them with 503;
- * - `onError`: hears every failure to ask Ratekeeper (without it, the client logs to `console`
+ * - `onUnavailable`: while Ratekeeper cannot be asked (a timeout, a network failure, a 5xx, an
+ *   answer that is not Ratekeeper's), "open" (default) admits requests, "closed" refuses them
+ *   with 503;
+ * - `onMisconfigured`: while Ratekeeper refuses the client itself (its token: 401 unknown,
+ *   revoked or missing, 403 lacking the scope; its URL: 404 or another 4xx), "refuse" (default)
+ *   answers 503 with a problem naming the cause, "admit" lets requests through unlimited; both
+ *   log an error at most every 10 s;
+ * - `onError`: hears every failure to ask Ratekeeper (without it, the client logs to `logger`
  *   once when Ratekeeper becomes unreachable and once when it is back);
  * - `fetch`: the fetch to use (default: the platform's `globalThis.fetch`, looked up per call);
  * - `abortAfter`: makes the timeout signal (default `AbortSignal.timeout`), for runtimes or tests
  *   with their own timers;
- * - `logger`: where the default reporting goes (default `console`).
+ * - `logger`: where the client's own lines go (default `console`);
+ * - `now`: the clock (ms) the error lines are spaced by (default `Date.now`), for tests.
  */
 export interface RatekeeperOptions {
   url: string | URL;
   token: string;
   timeoutMs?: number;
   onUnavailable?: OnUnavailable;
+  onMisconfigured?: OnMisconfigured;
   onError?: (error: RatekeeperError) => void;
   fetch?: FetchLike;
   abortAfter?: AbortAfter;
   logger?: Logger;
+  now?: () => number;
 }
 
 /**
- * Ratekeeper is a client of one Ratekeeper server. None of its methods rejects or throws because
- * of Ratekeeper: when it cannot be asked, decisions follow `onUnavailable`. They do throw
- * (TypeError, RangeError) for a malformed request, which is the application's mistake.
+ * Ratekeeper is a client of one Ratekeeper server. Its decisions never reject or throw because
+ * of Ratekeeper: when it cannot be asked they follow `onUnavailable`, when it refuses the client
+ * itself `onMisconfigured`. They do throw (TypeError, RangeError) for a malformed request, which
+ * is the application's mistake. `verify()` alone rejects, to stop a service that starts wrong.
  */
 export interface Ratekeeper {
   /**
    * decide asks whether a customer may do an operation now, taking `cost` tokens when it may
-   * (none with `peek: true`). It resolves with Ratekeeper's decision, or with an
-   * UnavailableDecision (reason "ratekeeper_unavailable") when Ratekeeper cannot be asked.
+   * (none with `peek: true`). It resolves with Ratekeeper's decision, with an
+   * UnavailableDecision (reason "ratekeeper_unavailable") when Ratekeeper cannot be asked, or
+   * with a MisconfiguredDecision (reason "ratekeeper_misconfigured") when it refuses the client.
    */
   decide(request: DecisionRequest): Promise<DecideResult>;
   /**
    * decideBatch decides many requests, each on its own, in order: one call per 1,000 requests.
-   * A call that fails answers each of its requests with an UnavailableDecision.
+   * A call that fails answers each of its requests with the same stand-in as `decide`.
    */
   decideBatch(requests: readonly DecisionRequest[]): Promise<DecideResult[]>;
   /** express returns Express 5 middleware that rate-limits every request it sees. */
@@ -91,6 +98,14 @@ export interface Ratekeeper {
    * Hono context (or its `c.req.raw`), or the fetch Request. Undefined when none was made.
    */
   decisionOf(request: object): DecideResult | undefined;
+  /**
+   * verify checks the service token at start-up (GET /api/v1/service-token): it resolves with
+   * the token's id, name, prefix and scopes when Ratekeeper knows it and it has every scope in
+   * `options.scopes` (default `["decide"]`), and rejects with a RatekeeperError otherwise
+   * (`unauthorized`: unknown, revoked or lacking a scope; `rejected`: not Ratekeeper's URL;
+   * `timeout`, `network`, `http`: Ratekeeper cannot be asked). It waits 5 s by default.
+   */
+  verify(options?: VerifyOptions): Promise<ServiceTokenInfo>;
 }
 
 function baseUrlOf(url: string | URL): string {
@@ -136,23 +151,38 @@ function transportOf(options: RatekeeperOptions): Transport {
  */
 export function createRatekeeper(options: RatekeeperOptions): Ratekeeper {
   const transport = transportOf(options);
-  const policy = options.onUnavailable ?? "open";
-  if (policy !== "open" && policy !== "closed") {
+  const onUnavailable = options.onUnavailable ?? "open";
+  if (onUnavailable !== "open" && onUnavailable !== "closed") {
     throw new TypeError('onUnavailable must be "open" or "closed"');
   }
-  const reporter = createReporter(policy, options.onError, options.logger);
+  const onMisconfigured = options.onMisconfigured ?? "refuse";
+  if (onMisconfigured !== "refuse" && onMisconfigured !== "admit") {
+    throw new TypeError('onMisconfigured must be "refuse" or "admit"');
+  }
+  const reporter = createReporter({
+    onUnavailable,
+    onMisconfigured,
+    onError: options.onError,
+    logger: options.logger ?? console,
+    now: options.now ?? (() => Date.now()),
+  });
   const remembered = new WeakMap<object, DecideResult>();
   const remember = (request: object, decision: DecideResult) => remembered.set(request, decision);
 
-  function unavailable(body: WireRequest, cause: unknown): DecideResult {
+  /** standIn is the decision for `body` when the call failed: misconfigured, or unavailable. */
+  function standIn(body: WireRequest, cause: unknown): DecideResult {
     const error =
       cause instanceof RatekeeperError
         ? cause
         : new RatekeeperError("invalid_response", "Ratekeeper's answer could not be read", {
             cause,
           });
+    if (error.misconfigured) {
+      reporter.misconfigured(error);
+      return misconfiguredDecision(onMisconfigured, body, error);
+    }
     reporter.failed(error);
-    return unavailableDecision(policy, body, error);
+    return unavailableDecision(onUnavailable, body, error);
   }
 
   async function decide(request: DecisionRequest): Promise<DecideResult> {
@@ -166,11 +196,11 @@ export function createRatekeeper(options: RatekeeperOptions): Ratekeeper {
         reporter.succeeded();
         return unknownKeyDecision(body);
       }
-      return unavailable(body, error);
+      return standIn(body, error);
     }
     const decision = asDecision(answer);
     if (!decision) {
-      return unavailable(
+      return standIn(
         body,
         new RatekeeperError("invalid_response", "Ratekeeper's answer is not a decision", {
           status: 200,
@@ -196,7 +226,7 @@ export function createRatekeeper(options: RatekeeperOptions): Ratekeeper {
       );
       reporter.succeeded();
     } catch (error) {
-      answered = asked.map((body) => unavailable(body, error));
+      answered = asked.map((body) => standIn(body, error));
     }
     let next = 0;
     return results.map((result) => result ?? (answered[next++] as DecideResult));
@@ -221,6 +251,7 @@ export function createRatekeeper(options: RatekeeperOptions): Ratekeeper {
     withRateLimit: (handler, middlewareOptions = {}) =>
       fetchMiddleware(decide, remember, handler, middlewareOptions),
     decisionOf: (request) => remembered.get(request),
+    verify: (verifyOptions) => verifyToken(transport, verifyOptions),
   };
 }
 

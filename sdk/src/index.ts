@@ -18,6 +18,8 @@ export {
   operationOf,
   type RateLimitOptions,
 } from "./gate.js";
+export type { MisconfiguredDecision, OnMisconfigured } from "./misconfigured.js";
+export { type Logger, MISCONFIGURED_LOG_INTERVAL_MS } from "./reporter.js";
 export { MAX_BATCH, MAX_KEY_LENGTH } from "./requests.js";
 export type { AbortAfter, FetchLike } from "./transport.js";
 export {
@@ -35,5 +37,9 @@ export {
   type PlanRef,
   type Problem,
   type RateLimitHeaders,
+  SERVICE_TOKEN_SCOPES,
+  type ServiceTokenInfo,
+  type ServiceTokenScope,
 } from "./types.js";
-export type { DecideResult, Logger, OnUnavailable, UnavailableDecision } from "./unavailable.js";
+export type { DecideResult, OnUnavailable, UnavailableDecision } from "./unavailable.js";
+export { VERIFY_TIMEOUT_MS, type VerifyOptions } from "./verify.js";

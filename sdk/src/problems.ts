@@ -34,6 +34,19 @@ export function unavailableProblem(): Problem {
   };
 }
 
+/**
+ * misconfiguredProblem is the 503 body answered while Ratekeeper refuses this service (its token
+ * or its calls), under `onMisconfigured: "refuse"`; `summary` names the cause, without secrets.
+ */
+export function misconfiguredProblem(summary: string): Problem {
+  return {
+    type: "about:blank",
+    title: "Rate limiter misconfigured",
+    status: 503,
+    detail: `${summary}; requests are refused until the service's configuration is fixed.`,
+  };
+}
+
 /** fallbackProblem is the body of a refusal whose decision carried none: the status's own title. */
 export function fallbackProblem(status: number): Problem {
   const titles: Record<number, string> = {

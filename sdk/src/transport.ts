@@ -1,4 +1,4 @@
-import { RatekeeperError } from "./errors.js";
+import { RatekeeperError, refusalDetails, refusalSummary } from "./errors.js";
 
 /** FetchLike is the platform's `fetch`, or anything with its signature (for tests, proxies, instrumented clients). */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -16,31 +16,47 @@ export interface Transport {
   abortAfter: AbortAfter;
 }
 
+/** Call is one call to Ratekeeper: a method, a path relative to the base URL, a JSON body. */
+export interface Call {
+  method: "GET" | "POST";
+  path: string;
+  body?: unknown;
+  /** timeoutMs replaces the transport's timeout for this call (ms). */
+  timeoutMs?: number;
+}
+
 /**
  * postJson sends `body` as JSON to `path` (relative to the base URL) with the service token and
- * resolves with the parsed JSON of a 200 answer. Everything else rejects with a RatekeeperError:
- * no complete answer within `timeoutMs` (the whole exchange, body included, even when the fetch
- * implementation ignores the signal), a failed request, a non-200 status, a body that is not JSON.
+ * resolves with the parsed JSON of a 200 answer; see `callJson` for what rejects.
  */
-export async function postJson(
-  transport: Transport,
-  path: string,
-  body: unknown,
-): Promise<unknown> {
-  const signal = transport.abortAfter(transport.timeoutMs);
-  const url = new URL(path, transport.baseUrl).href;
+export function postJson(transport: Transport, path: string, body: unknown): Promise<unknown> {
+  return callJson(transport, { method: "POST", path, body });
+}
+
+/**
+ * callJson makes `call` with the service token and resolves with the parsed JSON of a 200
+ * answer. Everything else rejects with a RatekeeperError (see RatekeeperErrorKind): no complete
+ * answer within the timeout (the whole exchange, body included, even when the fetch
+ * implementation ignores the signal), a failed request, a non-200 status (401 and 403 about
+ * the token, other 4xx, 5xx apart), a body that is not JSON.
+ */
+export async function callJson(transport: Transport, call: Call): Promise<unknown> {
+  const timeoutMs = call.timeoutMs ?? transport.timeoutMs;
+  const signal = transport.abortAfter(timeoutMs);
+  const url = new URL(call.path, transport.baseUrl).href;
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${transport.token}`,
+    Accept: "application/json",
+  };
+  if (call.body !== undefined) headers["Content-Type"] = "application/json";
   let status: number | undefined;
   let text: string;
   try {
     text = await untilAborted(signal, async () => {
       const response = await transport.fetch(url, {
-        method: "POST",
-        headers: {
-          Authorization: `Bearer ${transport.token}`,
-          "Content-Type": "application/json",
-          Accept: "application/json",
-        },
-        body: JSON.stringify(body),
+        method: call.method,
+        headers,
+        ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
         signal,
       });
       status = response.status;
@@ -48,11 +64,10 @@ export async function postJson(
     });
   } catch (cause) {
     if (signal.aborted) {
-      throw new RatekeeperError(
-        "timeout",
-        `Ratekeeper did not answer within ${transport.timeoutMs} ms`,
-        { status, cause },
-      );
+      throw new RatekeeperError("timeout", `Ratekeeper did not answer within ${timeoutMs} ms`, {
+        status,
+        cause,
+      });
     }
     throw new RatekeeperError("network", `Ratekeeper could not be reached at ${url}`, {
       status,
@@ -61,7 +76,11 @@ export async function postJson(
   }
   const parsed = parseJson(text);
   if (status !== 200) {
-    throw statusError(status as number, url, parsed.ok ? parsed.value : undefined);
+    throw statusError(
+      status as number,
+      `${call.method} ${url}`,
+      parsed.ok ? parsed.value : undefined,
+    );
   }
   if (!parsed.ok) {
     throw new RatekeeperError("invalid_response", "Ratekeeper's answer is not JSON", {
@@ -72,25 +91,31 @@ export async function postJson(
   return parsed.value;
 }
 
-function statusError(status: number, url: string, body: unknown): RatekeeperError {
-  if (status === 401) {
+/**
+ * statusError classifies a non-200 answer: 401 and 403 are the token refused (`unauthorized`),
+ * 408, 429 and every status that is not a 4xx are an outage (`http`), any other 4xx says the
+ * call itself is wrong (`rejected`: a URL that is not Ratekeeper's answers 404).
+ */
+function statusError(status: number, call: string, body: unknown): RatekeeperError {
+  const details = refusalDetails(status, body);
+  if (status === 401 || status === 403) {
     return new RatekeeperError(
       "unauthorized",
-      "Ratekeeper refused the service token (401): it is missing, unknown or revoked",
+      `${refusalSummary(status, body)} on ${call}: ${details}`,
       { status, body },
     );
   }
-  if (status === 403) {
-    return new RatekeeperError(
-      "unauthorized",
-      "Ratekeeper refused the service token (403): it lacks the decide scope",
-      { status, body },
-    );
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+    const hint =
+      status === 404 || status === 405
+        ? "is the url Ratekeeper's, with the right path prefix?"
+        : "Ratekeeper does not accept this call (is this client older or newer than the server?)";
+    return new RatekeeperError("rejected", `Ratekeeper answered ${details} to ${call}: ${hint}`, {
+      status,
+      body,
+    });
   }
-  return new RatekeeperError("http", `Ratekeeper answered ${status} to POST ${url}`, {
-    status,
-    body,
-  });
+  return new RatekeeperError("http", `Ratekeeper answered ${status} to ${call}`, { status, body });
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: unknown } {

@@ -110,3 +110,23 @@ export interface Decision {
 export interface BatchDecisionResponse {
   results: Decision[];
 }
+
+/**
+ * SERVICE_TOKEN_SCOPES are what a service token may do: `decide` (take tokens, and peek) and
+ * `peek` (ask without taking, `peek: true` only).
+ */
+export const SERVICE_TOKEN_SCOPES = ["decide", "peek"] as const;
+
+/** ServiceTokenScope is one of SERVICE_TOKEN_SCOPES. */
+export type ServiceTokenScope = (typeof SERVICE_TOKEN_SCOPES)[number];
+
+/**
+ * ServiceTokenInfo is the answer to GET /api/v1/service-token: the calling token as Ratekeeper
+ * knows it, its `prefix` the first 12 characters (never the token).
+ */
+export interface ServiceTokenInfo {
+  id: number;
+  name: string;
+  prefix: string;
+  scopes: ServiceTokenScope[];
+}

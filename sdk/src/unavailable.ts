@@ -1,12 +1,15 @@
 import type { RatekeeperError } from "./errors.js";
+import type { MisconfiguredDecision } from "./misconfigured.js";
 import { UNAVAILABLE_RETRY_AFTER_S, unavailableProblem } from "./problems.js";
 import type { WireRequest } from "./requests.js";
 import type { Decision, Operation } from "./types.js";
 
 /**
- * OnUnavailable is what a decision becomes when Ratekeeper cannot be asked: `open` admits the
- * request (availability first: an outage of Ratekeeper is not an outage of the API), `closed`
- * refuses it with 503 (protection first: no request passes unmetered).
+ * OnUnavailable is what a decision becomes when Ratekeeper cannot be asked (a timeout, a network
+ * failure, a 5xx, an answer that is not Ratekeeper's): `open` admits the request (availability
+ * first: an outage of Ratekeeper is not an outage of the API), `closed` refuses it with 503
+ * (protection first: no request passes unmetered). Ratekeeper refusing the client's token or
+ * calls is not an outage: see OnMisconfigured.
  */
 export type OnUnavailable = "open" | "closed";
 
@@ -20,8 +23,12 @@ export interface UnavailableDecision extends Omit<Decision, "reason"> {
   error: RatekeeperError;
 }
 
-/** DecideResult is Ratekeeper's Decision, or the stand-in made by `onUnavailable` when it could not be asked. */
-export type DecideResult = Decision | UnavailableDecision;
+/**
+ * DecideResult is Ratekeeper's Decision, or a stand-in: an UnavailableDecision (`onUnavailable`)
+ * when Ratekeeper could not be asked, a MisconfiguredDecision (`onMisconfigured`) when it refused
+ * the client itself. The stand-ins carry the `error`; tell them apart by `reason`.
+ */
+export type DecideResult = Decision | UnavailableDecision | MisconfiguredDecision;
 
 /** unavailableDecision is the stand-in decision for `body` under `policy`, carrying the error. */
 export function unavailableDecision(
@@ -44,59 +51,5 @@ export function unavailableDecision(
     headers: open ? {} : { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_S) },
     problem: open ? null : unavailableProblem(),
     error,
-  };
-}
-
-/** Reporter hears of every failed and every successful call to Ratekeeper. */
-export interface Reporter {
-  failed(error: RatekeeperError): void;
-  succeeded(): void;
-}
-
-/** Logger is where the default reporter writes: `console` by default. */
-export interface Logger {
-  warn(message: string): void;
-  info(message: string): void;
-}
-
-/**
- * createReporter hands every error to `onError` when one is given (an error it throws is
- * swallowed: reporting must not break a request). Without one, it logs to `logger` only when
- * Ratekeeper becomes unreachable and when it answers again, so an outage is noticed without one
- * line per request.
- */
-export function createReporter(
-  policy: OnUnavailable,
-  onError: ((error: RatekeeperError) => void) | undefined,
-  logger: Logger = console,
-): Reporter {
-  if (onError) {
-    return {
-      failed(error) {
-        try {
-          onError(error);
-        } catch {
-          // The application's reporter failed; the request goes on regardless.
-        }
-      },
-      succeeded() {},
-    };
-  }
-  let failing = false;
-  return {
-    failed(error) {
-      if (failing) return;
-      failing = true;
-      const consequence =
-        policy === "open"
-          ? "failing open: requests are admitted without a decision"
-          : "failing closed: requests are refused with 503";
-      logger.warn(`[ratekeeper] ${error.message}; ${consequence} until it answers again.`);
-    },
-    succeeded() {
-      if (!failing) return;
-      failing = false;
-      logger.info("[ratekeeper] Ratekeeper answers again; requests are decided.");
-    },
   };
 }

@@ -178,15 +178,40 @@ describe("express()", () => {
     expect(errors.map((e) => e.kind)).toEqual(["timeout"]);
   });
 
-  it("answers 503 when Ratekeeper refuses the service token and failing closed", async () => {
-    const { call, errors, handled } = await app(() => json({ title: "Unauthorized" }, 401), {
-      onUnavailable: "closed",
+  it("answers 503 naming the cause when Ratekeeper refuses the service token, even failing open (regression: it admitted everything)", async () => {
+    const refused = {
+      type: "about:blank",
+      title: "Unknown service token",
+      status: 401,
+      detail: "This service token does not exist or was revoked.",
+    };
+    const { call, errors, handled } = await app(() => json(refused, 401), {
+      onUnavailable: "open",
+      logger: { error: () => {}, warn: () => {}, info: () => {} },
     });
     const response = await call("/things");
     expect(response.status).toBe(503);
-    expect(response.headers.get("retry-after")).toBe("1");
-    expect(await response.json()).toMatchObject({ title: "Rate limiter unavailable", status: 503 });
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    expect(response.headers.get("ratelimit")).toBeNull();
+    expect(await response.json()).toEqual({
+      type: "about:blank",
+      title: "Rate limiter misconfigured",
+      status: 503,
+      detail:
+        "Ratekeeper refused this service's token (revoked or unknown); requests are refused until the service's configuration is fixed.",
+    });
     expect(handled).toEqual([]);
     expect(errors.map((e) => e.kind)).toEqual(["unauthorized"]);
+  });
+
+  it("admits on a refused service token only with onMisconfigured: admit", async () => {
+    const { call, handled } = await app(() => json({ title: "Unknown service token" }, 401), {
+      onMisconfigured: "admit",
+      logger: { error: () => {}, warn: () => {}, info: () => {} },
+    });
+    const response = await call("/things");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ decision: "ratekeeper_misconfigured" });
+    expect(handled).toEqual(["GET /things"]);
   });
 });
