@@ -2,6 +2,7 @@ import { Counter, Gauge, Registry } from "prom-client";
 import { durationClock } from "@/lib/clock";
 import { HotHistogram } from "@/lib/hot-histogram";
 import type { Clock } from "@/lib/limiter";
+import { SERVICE_TOKEN_REFUSALS, type ServiceTokenRefusal } from "@/lib/vocabulary";
 
 /** DECISION_BUCKETS_SECONDS span an in-memory decision (microseconds) to a slow Redis (100 ms). */
 const DECISION_BUCKETS_SECONDS = [
@@ -35,6 +36,8 @@ export interface Metrics {
   usageFlushFailed(sink: UsageSink): void;
   /** watchUsage makes the scrape report the usage flush's health. */
   watchUsage(health: UsageFlushHealth): void;
+  /** serviceTokenRefused counts one decision call refused for its service token, by reason. */
+  serviceTokenRefused(reason: ServiceTokenRefusal): void;
   storeErrors: Counter<"store">;
   /** denyCacheHits counts refusals answered from an instance's memory instead of Redis. */
   denyCacheHits: Counter;
@@ -136,6 +139,22 @@ export function createMetrics(
       this.set(refusalsRemembered());
     },
   });
+  // Counted in plain numbers and handed over at the scrape, like decisions: a misconfigured
+  // service can send thousands of refused calls a second.
+  const tokenRefusals = new Map<ServiceTokenRefusal, number>();
+  new Counter({
+    name: "ratekeeper_service_token_refusals_total",
+    help: "Decision calls refused for their service token: missing, unknown, revoked (401), or lacking the scope (403).",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+    collect() {
+      for (const reason of SERVICE_TOKEN_REFUSALS) {
+        // inc(0) too: every reason's series exists from the start, so a rate over it is defined.
+        this.labels(reason).inc(tokenRefusals.get(reason) ?? 0);
+        tokenRefusals.set(reason, 0);
+      }
+    },
+  });
   const denyCacheHits = new Counter({
     name: "ratekeeper_deny_cache_hits_total",
     help: "Refusals answered from this instance's memory of an earlier Redis refusal, without Redis.",
@@ -164,6 +183,9 @@ export function createMetrics(
     },
     watchUsage(watched) {
       health = watched;
+    },
+    serviceTokenRefused(reason) {
+      tokenRefusals.set(reason, (tokenRefusals.get(reason) ?? 0) + 1);
     },
   };
 }

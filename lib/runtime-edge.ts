@@ -1,3 +1,4 @@
+import { ServiceTokenRefusals } from "@/lib/auth/service-token-refusals";
 import { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
 import { appClock } from "@/lib/clock";
 import type { Env } from "@/lib/env";
@@ -103,6 +104,7 @@ export function createEdgeRuntime(options: EdgeRuntimeOptions): EdgeRuntime {
     usage,
     metrics,
     serviceTokenUsage: new ServiceTokenUsage(undefined, log),
+    serviceTokenRefusals: new ServiceTokenRefusals((reason) => metrics.serviceTokenRefused(reason)),
     edgePolicy: followed,
     async ready() {
       await Promise.all([decisions.ready(), redis.sync.subscribed, followed.loaded()]);

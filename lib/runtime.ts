@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import { type Db, openDatabase } from "@/db/client";
 import { seedDemo } from "@/db/seed";
 import { OperatorAuth } from "@/lib/auth/operator";
+import { ServiceTokenRefusals } from "@/lib/auth/service-token-refusals";
 import { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
 import { appClock } from "@/lib/clock";
 import { getEnv } from "@/lib/env";
@@ -60,6 +61,11 @@ export interface DataPlaneRuntime {
    * the full app; an edge keeps it in memory).
    */
   serviceTokenUsage: ServiceTokenUsage;
+  /**
+   * serviceTokenRefusals counts the decision calls refused for their service token (this
+   * instance's, in memory): the metrics' total by reason, and the last hour per token.
+   */
+  serviceTokenRefusals: ServiceTokenRefusals;
   /**
    * ready settles once decisions can use their store: at once in memory; with Redis, once it is
    * connected and this instance listens for policy changes (and, on an edge, holds a policy).
@@ -157,6 +163,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     writer = snapshotWriter;
   }
   const { decisions, metrics } = plane;
+  const serviceTokenRefusals = new ServiceTokenRefusals((reason) =>
+    metrics.serviceTokenRefused(reason),
+  );
   const sync = plane.redis?.sync;
   const traffic = new TrafficLog(300);
   const { timers = true, ...settings } = options.usage ?? {};
@@ -194,6 +203,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     metrics,
     auth,
     serviceTokenUsage,
+    serviceTokenRefusals,
     loginLimiter,
     async ready() {
       await Promise.all([decisions.ready(), sync?.subscribed]);

@@ -95,6 +95,16 @@ export const SERVICE_TOKEN_SCOPES = ["decide", "peek"] as const;
 export type ServiceTokenScope = (typeof SERVICE_TOKEN_SCOPES)[number];
 
 /**
+ * SERVICE_TOKEN_REFUSALS are why a decision call is refused for its service token: `missing`
+ * (no Bearer token), `unknown` (a token that never existed), `revoked` (401 all three), `scope`
+ * (403: a live token without the scope the call needs).
+ */
+export const SERVICE_TOKEN_REFUSALS = ["missing", "unknown", "revoked", "scope"] as const;
+
+/** ServiceTokenRefusal is one of SERVICE_TOKEN_REFUSALS. */
+export type ServiceTokenRefusal = (typeof SERVICE_TOKEN_REFUSALS)[number];
+
+/**
  * ROLES are what an instance can be: the full app ("full": the control plane, with its database,
  * dashboard and admin API, and the data plane), or an edge ("edge": the data plane only, its
  * policy read from Redis, no database).

@@ -1,4 +1,4 @@
-import { desc, eq, isNull, sql } from "drizzle-orm";
+import { desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { ServiceTokenScope } from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import { serviceTokens } from "../schema";
@@ -55,6 +55,22 @@ export function listActiveServiceTokens(tx: Tx): ActiveServiceTokenRow[] {
     })
     .from(serviceTokens)
     .where(isNull(serviceTokens.revokedAt))
+    .all();
+}
+
+/** RevokedServiceTokenRow is what the policy snapshot keeps of a revoked token: whom its calls count against. */
+export interface RevokedServiceTokenRow {
+  id: number;
+  name: string;
+  tokenHash: string;
+}
+
+/** listRevokedServiceTokens returns the revoked tokens with their hashes (for the policy). */
+export function listRevokedServiceTokens(tx: Tx): RevokedServiceTokenRow[] {
+  return tx
+    .select({ id: serviceTokens.id, name: serviceTokens.name, tokenHash: serviceTokens.tokenHash })
+    .from(serviceTokens)
+    .where(isNotNull(serviceTokens.revokedAt))
     .all();
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from "@/db/client";
+import type { ServiceTokenRefusals } from "@/lib/auth/service-token-refusals";
 import type { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
 import type { DecisionContext } from "@/lib/policy/decide";
 import type { PolicyStore } from "@/lib/policy/policy-store";
@@ -13,4 +14,6 @@ export interface AdminContext extends DecisionContext {
   policy: PolicyStore;
   /** serviceTokenUsage holds service tokens' last uses not yet written. */
   serviceTokenUsage: ServiceTokenUsage;
+  /** serviceTokenRefusals counts the decision calls refused for their token (this instance's). */
+  serviceTokenRefusals: ServiceTokenRefusals;
 }

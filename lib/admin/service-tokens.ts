@@ -22,9 +22,33 @@ function withLastUse(rt: AdminContext, token: ServiceTokenView): ServiceTokenVie
   return { ...token, lastUsedAt: seen };
 }
 
-/** serviceTokensOf lists every service token, newest first, with its latest known use. */
-export function serviceTokensOf(rt: AdminContext): ServiceTokenView[] {
-  return listServiceTokens(rt.db).map((token) => withLastUse(rt, token));
+/** ListedServiceToken is a token as the list shows it: with the calls refused for it in the last hour. */
+export interface ListedServiceToken extends ServiceTokenView {
+  /** refusedLastHour counts its decision calls refused (revoked: 401; lacking a scope: 403). */
+  refusedLastHour: number;
+}
+
+/** ServiceTokenList is GET /api/admin/service-tokens: the tokens, and the refused calls no token can be named for. */
+export interface ServiceTokenList {
+  serviceTokens: ListedServiceToken[];
+  /** unknownRefusedLastHour counts the decision calls of the last hour with an unknown or no token. */
+  unknownRefusedLastHour: number;
+}
+
+/**
+ * serviceTokensOf lists every service token, newest first, with its latest known use and the
+ * decision calls refused for it in the last hour (on the runtime's clock; this instance's
+ * count), and the refused calls with a token that names none.
+ */
+export function serviceTokensOf(rt: AdminContext): ServiceTokenList {
+  const refused = rt.serviceTokenRefusals.lastHour(rt.clock.now());
+  return {
+    serviceTokens: listServiceTokens(rt.db).map((token) => ({
+      ...withLastUse(rt, token),
+      refusedLastHour: refused.byToken.get(token.id) ?? 0,
+    })),
+    unknownRefusedLastHour: refused.unknown,
+  };
 }
 
 /**

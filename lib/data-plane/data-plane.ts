@@ -10,6 +10,7 @@ import {
 } from "./decision-api";
 import { createGateway, GATEWAY_PREFIX, type GatewayConfig } from "./gateway";
 import { readBody, writeAnswer } from "./node-io";
+import { answerServiceToken, SERVICE_TOKEN_PATH } from "./service-token-answer";
 
 /** DECISIONS_PATH and BATCH_PATH are the decision API's routes. */
 export const DECISIONS_PATH = "/api/v1/decisions";
@@ -132,8 +133,8 @@ const internalError: Failed = (_request, response) => {
 
 /**
  * createDataPlane builds the data plane over the process's runtime: the decision API
- * (POST /api/v1/decisions and /api/v1/decisions/batch) and, when configured, the gateway under
- * /gw/. It reads only memory (the policy snapshot, the buckets) or Redis, never SQLite.
+ * (POST /api/v1/decisions and /api/v1/decisions/batch, GET /api/v1/service-token) and, when
+ * configured, the gateway under /gw/. It reads only memory (the policy snapshot, the buckets) or Redis, never SQLite.
  */
 export function createDataPlane(rt: DecisionRuntime, options: DataPlaneOptions = {}): DataPlane {
   const gateway = options.gateway ? createGateway(rt, options.gateway) : undefined;
@@ -141,7 +142,12 @@ export function createDataPlane(rt: DecisionRuntime, options: DataPlaneOptions =
   return {
     handles(request) {
       const path = pathOf(request.url ?? "/");
-      return path === DECISIONS_PATH || path === BATCH_PATH || isGateway(path);
+      return (
+        path === DECISIONS_PATH ||
+        path === BATCH_PATH ||
+        path === SERVICE_TOKEN_PATH ||
+        isGateway(path)
+      );
     },
     serve(request, response) {
       // Whatever throws (a bug) is answered here: nothing may escape to the server's socket.
@@ -154,6 +160,11 @@ export function createDataPlane(rt: DecisionRuntime, options: DataPlaneOptions =
         }
         if (path === DECISIONS_PATH || path === BATCH_PATH) {
           serveDecisions(rt, path === BATCH_PATH ? "batch" : "single", request, response, failed);
+        } else if (path === SERVICE_TOKEN_PATH) {
+          writeAnswer(
+            response,
+            answerServiceToken(rt, request.method, request.headers.authorization),
+          );
         } else if (gateway) {
           gateway(request, response)?.catch((cause: unknown) => failed(request, response, cause));
         } else {

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ServiceTokenRefusals } from "@/lib/auth/service-token-refusals";
 import type { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
 import { fieldErrorsOf } from "@/lib/http";
 import {
@@ -40,6 +41,8 @@ export const BATCH_BODY_LIMIT = 1024 * 1024;
 export interface DecisionRuntime extends DecisionContext {
   policy: PolicyStore;
   serviceTokenUsage: ServiceTokenUsage;
+  /** serviceTokenRefusals counts the calls refused for their token (401, 403), for the metrics and the dashboard. */
+  serviceTokenRefusals: ServiceTokenRefusals;
 }
 
 /** DecisionKind is which route was called: one decision, or a batch. */
@@ -56,8 +59,9 @@ export type Gate = { ok: true; token: ServiceTokenPolicy } | { ok: false; answer
 const JSON_TYPE = /^application\/json[ \t]*(;|$)/i;
 
 /**
- * admitCall checks what a call says before its body is read: its service token (401) and its
- * media type (415). Nothing here takes a token from any bucket.
+ * admitCall checks what a call says before its body is read: its service token (401, counted
+ * against the token when a revoked one is presented) and its media type (415). Nothing here
+ * takes a token from any bucket.
  */
 export function admitCall(
   rt: DecisionRuntime,
@@ -70,7 +74,10 @@ export function admitCall(
     rt.clock,
     authorization,
   );
-  if (!auth.ok) return { ok: false, answer: refusalAnswer(auth.refusal) };
+  if (!auth.ok) {
+    rt.serviceTokenRefusals.note(auth.reason, auth.tokenId, rt.clock.now());
+    return { ok: false, answer: refusalAnswer(auth.refusal) };
+  }
   if (!contentType || !JSON_TYPE.test(contentType)) {
     return {
       ok: false,
@@ -96,10 +103,15 @@ function parse<S extends z.ZodType>(text: string, schema: S): Parsed<z.infer<S>>
   return { ok: true, data: parsed.data };
 }
 
-/** scopeRefusal is the 403 for a token that may not make these decisions, or null. */
-function scopeRefusal(token: ServiceTokenPolicy, requests: DecisionRequest[]): PlaneAnswer | null {
+/** scopeRefusal is the 403 for a token that may not make these decisions (counted), or null. */
+function scopeRefusal(
+  rt: DecisionRuntime,
+  token: ServiceTokenPolicy,
+  requests: DecisionRequest[],
+): PlaneAnswer | null {
   if (token.scopes.has("decide")) return null;
   if (token.scopes.has("peek") && requests.every((r) => r.peek)) return null;
+  rt.serviceTokenRefusals.note("scope", token.id, rt.clock.now());
   return refusalAnswer(
     missingScope(
       "decide",
@@ -156,7 +168,7 @@ export function answerBody(
   if (kind === "single") {
     const parsed = parse(text, decisionRequestSchema);
     if (!parsed.ok) return parsed.answer;
-    const refused = scopeRefusal(token, [parsed.data]);
+    const refused = scopeRefusal(rt, token, [parsed.data]);
     if (refused) return refused;
     const result = decideOne(rt, identityOf(rt.policy.snapshot, parsed.data), parsed.data);
     return result instanceof Promise ? result.then(singleAnswer) : singleAnswer(result);
@@ -164,7 +176,7 @@ export function answerBody(
   const parsed = parse(text, decisionBatchSchema);
   if (!parsed.ok) return parsed.answer;
   const { decisions } = parsed.data;
-  const refused = scopeRefusal(token, decisions);
+  const refused = scopeRefusal(rt, token, decisions);
   if (refused) return refused;
   const snapshot = rt.policy.snapshot;
   const byKey = new Map<string, Identity>();

@@ -4,12 +4,27 @@ import type { Clock } from "@/lib/limiter";
 import { bearerToken } from "@/lib/policy/api-key";
 import { BEARER_CHALLENGE, type Refusal } from "@/lib/policy/refusal";
 import type { PolicySnapshot, ServiceTokenPolicy } from "@/lib/policy/snapshot";
-import type { ServiceTokenScope } from "@/lib/vocabulary";
+import type { ServiceTokenRefusal, ServiceTokenScope } from "@/lib/vocabulary";
 
-/** ServiceAuth is the service token a caller presented, or the refusal to send. */
-export type ServiceAuth = { ok: true; token: ServiceTokenPolicy } | { ok: false; refusal: Refusal };
+/**
+ * ServiceAuth is the service token a caller presented, or the refusal to send with why (the
+ * token named when a revoked one was presented, so its calls can be counted against it).
+ */
+export type ServiceAuth =
+  | { ok: true; token: ServiceTokenPolicy }
+  | {
+      ok: false;
+      refusal: Refusal;
+      reason: Exclude<ServiceTokenRefusal, "scope">;
+      tokenId?: number;
+    };
 
-function unauthorized(title: string, detail: string): ServiceAuth {
+function unauthorized(
+  reason: Exclude<ServiceTokenRefusal, "scope">,
+  title: string,
+  detail: string,
+  tokenId?: number,
+): ServiceAuth {
   return {
     ok: false,
     refusal: {
@@ -17,13 +32,16 @@ function unauthorized(title: string, detail: string): ServiceAuth {
       body: { type: "about:blank", title, status: 401, detail },
       headers: { ...BEARER_CHALLENGE },
     },
+    reason,
+    ...(tokenId === undefined ? {} : { tokenId }),
   };
 }
 
 /**
  * authenticateService finds the live service token of an `Authorization: Bearer rks_…` header in
  * the policy snapshot (by its hash: no database query) and notes its use in memory. A missing,
- * unknown or revoked token is a 401 that touches nothing.
+ * unknown or revoked token is a 401 that touches nothing; a revoked one is named in the refusal
+ * (to the caller it reads as unknown, as it did before it was revoked).
  */
 export function authenticateService(
   snapshot: PolicySnapshot,
@@ -34,19 +52,27 @@ export function authenticateService(
   const presented = bearerToken(authorization ?? null);
   if (!presented) {
     return unauthorized(
+      "missing",
       "Missing service token",
       "Send Authorization: Bearer <service token>, created under Service tokens in the dashboard.",
     );
   }
-  const token = presented.startsWith(SERVICE_TOKEN_PREFIX)
-    ? snapshot.serviceTokens.get(hashServiceToken(presented))
-    : undefined;
-  if (!token) {
+  if (!presented.startsWith(SERVICE_TOKEN_PREFIX)) {
     return unauthorized(
+      "unknown",
       "Unknown service token",
-      presented.startsWith(SERVICE_TOKEN_PREFIX)
-        ? "This service token does not exist or was revoked."
-        : "Service tokens start with rks_; a customer's API key goes in the body's key field.",
+      "Service tokens start with rks_; a customer's API key goes in the body's key field.",
+    );
+  }
+  const hash = hashServiceToken(presented);
+  const token = snapshot.serviceTokens.get(hash);
+  if (!token) {
+    const revoked = snapshot.revokedServiceTokens.get(hash);
+    return unauthorized(
+      revoked ? "revoked" : "unknown",
+      "Unknown service token",
+      "This service token does not exist or was revoked.",
+      revoked?.id,
     );
   }
   usage.touch(token.id, clock.now());

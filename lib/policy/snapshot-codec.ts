@@ -43,6 +43,11 @@ export function encodePolicyRows(rows: PolicyRows): string {
       tokenHash: token.tokenHash,
       scopes: [...token.scopes],
     })),
+    revokedServiceTokens: (rows.revokedServiceTokens ?? []).map((token) => ({
+      id: token.id,
+      name: token.name,
+      tokenHash: token.tokenHash,
+    })),
   });
 }
 

@@ -59,6 +59,15 @@ export interface PolicyRows {
     tokenHash: string;
     scopes: ServiceTokenScope[];
   }[];
+  /**
+   * revokedServiceTokens are the revoked tokens, kept so that a call with one is told apart from
+   * a call with a token that never existed (absent from snapshots of older control planes).
+   */
+  revokedServiceTokens?: {
+    id: number;
+    name: string;
+    tokenHash: string;
+  }[];
 }
 
 /** ServiceTokenPolicy is what the decision API needs to know about a service token, in memory. */
@@ -68,14 +77,21 @@ export interface ServiceTokenPolicy {
   scopes: ReadonlySet<ServiceTokenScope>;
 }
 
+/** RevokedServiceToken is a revoked token as the snapshot remembers it: whom its calls are counted against. */
+export interface RevokedServiceToken {
+  id: number;
+  name: string;
+}
+
 /**
- * PolicySnapshot indexes customers by API-key hash and by id, and the live service tokens by
- * hash; it is immutable once built.
+ * PolicySnapshot indexes customers by API-key hash and by id, and the live and the revoked
+ * service tokens by hash; it is immutable once built.
  */
 export interface PolicySnapshot {
   byKeyHash: ReadonlyMap<string, CustomerPolicy>;
   byId: ReadonlyMap<number, CustomerPolicy>;
   serviceTokens: ReadonlyMap<string, ServiceTokenPolicy>;
+  revokedServiceTokens: ReadonlyMap<string, RevokedServiceToken>;
   builtAt: number;
 }
 
@@ -167,7 +183,11 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
       scopes: new Set(token.scopes),
     });
   }
-  return { byKeyHash, byId, serviceTokens, builtAt };
+  const revokedServiceTokens = new Map<string, RevokedServiceToken>();
+  for (const token of rows.revokedServiceTokens ?? []) {
+    revokedServiceTokens.set(token.tokenHash, { id: token.id, name: token.name });
+  }
+  return { byKeyHash, byId, serviceTokens, revokedServiceTokens, builtAt };
 }
 
 /** limitIds names a list of limits by their ids, in order: "5/1000,100/60000". */

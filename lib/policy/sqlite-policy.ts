@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import { lastAuditId } from "@/db/queries/audit";
 import { listCustomerRows, listOverrides } from "@/db/queries/customers";
 import { listPlans } from "@/db/queries/plans";
-import { listActiveServiceTokens } from "@/db/queries/service-tokens";
+import { listActiveServiceTokens, listRevokedServiceTokens } from "@/db/queries/service-tokens";
 import type { PolicyState } from "./policy-store";
 
 /**
@@ -16,6 +16,7 @@ export function readPolicyState(db: Db): PolicyState {
       customers: listCustomerRows(tx),
       overrides: listOverrides(tx),
       serviceTokens: listActiveServiceTokens(tx),
+      revokedServiceTokens: listRevokedServiceTokens(tx),
     },
     revision: lastAuditId(tx),
   }));

@@ -76,6 +76,10 @@ export const policyRowsSchema = z
         })
         .strict(),
     ),
+    // Optional: a control plane of an older version writes none (their calls count as unknown).
+    revokedServiceTokens: z
+      .array(z.object({ id, name: z.string(), tokenHash: digest }).strict())
+      .optional(),
   })
   .strict();
 

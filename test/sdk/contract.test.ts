@@ -2,12 +2,23 @@
 // the server: these tests hold the mirror to the original.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
 import type { DecisionResult } from "@/lib/data-plane/decision-result";
+import { authenticateService, missingScope } from "@/lib/data-plane/service-auth";
+import { SERVICE_TOKEN_PATH as APP_SERVICE_TOKEN_PATH } from "@/lib/data-plane/service-token-answer";
+import { silentLogger } from "@/lib/log";
 import { bearerToken } from "@/lib/policy/api-key";
 import { STATUS_OF_REASON } from "@/lib/policy/decide";
 import { BEARER_CHALLENGE, identityRefusal, missingKey } from "@/lib/policy/refusal";
+import { buildSnapshot } from "@/lib/policy/snapshot";
 import { decisionRequestSchema, MAX_BATCH_DECISIONS } from "@/lib/schemas/decision.schema";
-import { OPERATIONS as APP_OPERATIONS, operationOf as appOperationOf } from "@/lib/vocabulary";
+import type { ServiceTokenAnswer } from "@/lib/schemas/service-token.schema";
+import {
+  OPERATIONS as APP_OPERATIONS,
+  SERVICE_TOKEN_SCOPES as APP_SERVICE_TOKEN_SCOPES,
+  operationOf as appOperationOf,
+} from "@/lib/vocabulary";
+import { refusalSummary } from "@/sdk/src/errors";
 import {
   bearerKey,
   DECISION_REASONS,
@@ -16,15 +27,32 @@ import {
   MAX_KEY_LENGTH,
   OPERATIONS,
   operationOf,
+  SERVICE_TOKEN_SCOPES,
+  type ServiceTokenInfo,
 } from "@/sdk/src/index";
 import {
   missingKeyProblem,
   BEARER_CHALLENGE as SDK_BEARER_CHALLENGE,
   unknownKeyProblem,
 } from "@/sdk/src/problems";
+import { SERVICE_TOKEN_PATH } from "@/sdk/src/verify";
 
-// The server's answer type fits the SDK's: a type error here is a contract change.
+// The server's answer types fit the SDK's: a type error here is a contract change.
 const fits: (result: DecisionResult) => Decision = (result) => result;
+const tokenFits: (answer: ServiceTokenAnswer) => ServiceTokenInfo = (a) => a.serviceToken;
+
+/** serverRefusal is the 401 the decision API answers for an Authorization field, on an empty policy. */
+function serverRefusal(authorization: string | undefined) {
+  const snapshot = buildSnapshot({ plans: [], customers: [], overrides: [], serviceTokens: [] }, 0);
+  const auth = authenticateService(
+    snapshot,
+    new ServiceTokenUsage(undefined, silentLogger),
+    { now: () => 0, sleep: async () => {} },
+    authorization,
+  );
+  if (auth.ok) throw new Error("an empty policy admitted a token");
+  return auth.refusal;
+}
 
 describe("the SDK's words are the server's", () => {
   it("has the server's decision reasons", () => {
@@ -43,6 +71,27 @@ describe("the SDK's words are the server's", () => {
     expect(missingKeyProblem()).toEqual(missingKey().body);
     expect(unknownKeyProblem()).toEqual(identityRefusal("unknown_key").body);
     expect(SDK_BEARER_CHALLENGE).toBe(BEARER_CHALLENGE["WWW-Authenticate"]);
+  });
+
+  it("has the server's service token scopes and path", () => {
+    expect(SERVICE_TOKEN_SCOPES).toEqual(APP_SERVICE_TOKEN_SCOPES);
+    expect(`/${SERVICE_TOKEN_PATH}`).toBe(APP_SERVICE_TOKEN_PATH);
+    expect(typeof tokenFits).toBe("function");
+  });
+
+  it("names the cause of each of the server's token refusals in its 503", () => {
+    const missing = serverRefusal(undefined);
+    expect(refusalSummary(missing.status, missing.body)).toBe(
+      "Ratekeeper refused this service's token (none was received)",
+    );
+    const unknown = serverRefusal("Bearer rks_unknown");
+    expect(refusalSummary(unknown.status, unknown.body)).toBe(
+      "Ratekeeper refused this service's token (revoked or unknown)",
+    );
+    const scope = missingScope("decide", "This token may only peek.");
+    expect(refusalSummary(scope.status, scope.body)).toBe(
+      "Ratekeeper refused this service's token (it lacks the decide scope)",
+    );
   });
 
   it("has the server's operations", () => {

@@ -64,7 +64,7 @@ describe("service tokens", () => {
     expect(readFileSync(t.databasePath).includes(token)).toBe(false);
     // The list never shows it again.
     const listed = await tokens();
-    expect(listed).toEqual([serviceToken]);
+    expect(listed).toEqual([{ ...serviceToken, refusedLastHour: 0 }]);
     expect(JSON.stringify(listed)).not.toContain(token);
     expect((await decideWith(token)).status).toBe(200);
   });

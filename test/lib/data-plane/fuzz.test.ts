@@ -60,6 +60,7 @@ describe("the data plane under arbitrary input", () => {
 
   it("never answers 5xx, answers every 4xx with a problem, and forwards only admitted requests", async () => {
     let forwarded = 0;
+    let described = 0;
     const statuses = new Map<number, number>();
     const decisionBody = fc.record(
       {
@@ -112,7 +113,14 @@ describe("the data plane under arbitrary input", () => {
         },
       ),
       path: fc.oneof(
-        fc.constantFrom("/api/v1/decisions", "/api/v1/decisions/batch", "/gw", "/gw/"),
+        fc.constantFrom(
+          "/api/v1/decisions",
+          "/api/v1/decisions/batch",
+          "/api/v1/service-token",
+          "/gw",
+          "/gw/",
+        ),
+        safeText.map((s) => `/api/v1/service-token?${encodeURIComponent(s)}`),
         safeText.map((s) => `/gw/${encodeURIComponent(s)}`),
         safeText.map((s) => `/api/v1/decisions?${encodeURIComponent(s)}`),
         fc.constantFrom("/gw/../x", "/gw/%2e%2e/x", "/gw?x=1"),
@@ -150,6 +158,7 @@ describe("the data plane under arbitrary input", () => {
         );
         expect(reply.status, `${r.method} ${r.path}`).toBeLessThan(500);
         if (reply.headers["x-from-upstream"]) forwarded++;
+        if (reply.status === 200 && reply.body.startsWith('{"serviceToken":')) described++;
         statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
         if (reply.status >= 400 && r.method !== "HEAD") {
           expect(reply.headers["content-type"]).toBe("application/problem+json");
@@ -171,5 +180,6 @@ describe("the data plane under arbitrary input", () => {
       ).toBeGreaterThan(0);
     }
     expect(forwarded).toBeGreaterThan(0);
+    expect(described, "GET /api/v1/service-token answered a token").toBeGreaterThan(0);
   });
 });

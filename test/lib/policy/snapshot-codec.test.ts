@@ -40,6 +40,7 @@ function rows(): PolicyRows {
       },
     ],
     serviceTokens: [{ id: 3, name: "api", tokenHash: "cd".repeat(32), scopes: ["peek"] }],
+    revokedServiceTokens: [{ id: 2, name: "old api", tokenHash: "ef".repeat(32) }],
   };
 }
 
@@ -47,6 +48,15 @@ describe("the policy snapshot's form in Redis", () => {
   it("round-trips every field a decision needs: limits, status, overrides with expiry, tokens", () => {
     const decoded = decodePolicyRows(encodePolicyRows(rows()));
     expect(decoded).toEqual({ ok: true, rows: rows() });
+  });
+
+  it("reads a snapshot written without revoked tokens (an older control plane's)", () => {
+    const { revokedServiceTokens: _revoked, ...older } = rows();
+    const text = JSON.stringify({
+      ...JSON.parse(encodePolicyRows(rows())),
+      revokedServiceTokens: undefined,
+    });
+    expect(decodePolicyRows(text)).toEqual({ ok: true, rows: older });
   });
 
   it("writes only the fields it names: nothing else a database row carries reaches Redis", () => {

@@ -178,7 +178,7 @@ describe("decide() against a real Ratekeeper", () => {
 });
 
 describe("when Ratekeeper refuses the service token or cannot be reached", () => {
-  it("counts an unknown, a revoked and a peek-only token as unavailable, reported as unauthorized", async () => {
+  it("refuses 503 (misconfigured, not unavailable) for an unknown, a revoked and a peek-only token, even failing open", async () => {
     const { customer } = await customerOn([{ operation: "read", count: 10, periodMs: HOUR }]);
     const revoked = await server.admin.createServiceToken();
     expect(
@@ -186,28 +186,70 @@ describe("when Ratekeeper refuses the service token or cannot be reached", () =>
     ).toBe(204);
     const peekOnly = await server.admin.createServiceToken(["peek"]);
 
-    for (const [bad, status] of [
-      ["rks_not-a-token", 401],
-      [revoked.token, 401],
-      [peekOnly.token, 403],
+    for (const [bad, status, cause] of [
+      ["rks_not-a-token", 401, "revoked or unknown"],
+      [revoked.token, 401, "revoked or unknown"],
+      [peekOnly.token, 403, "it lacks the decide scope"],
     ] as const) {
       const errors: RatekeeperError[] = [];
-      const result = await client({ token: bad, onError: (e) => errors.push(e) }).decide({
-        key: customer.apiKey,
-        operation: "read",
+      const lines: string[] = [];
+      const rk = createRatekeeper({
+        url: server.url,
+        token: bad,
+        timeoutMs: 5_000,
+        onUnavailable: "open",
+        onError: (e) => errors.push(e),
+        logger: { error: (line) => lines.push(line), warn: () => {}, info: () => {} },
       });
+      const result = await rk.decide({ key: customer.apiKey, operation: "read" });
       expect(result).toMatchObject({
         allowed: false,
-        reason: "ratekeeper_unavailable",
+        reason: "ratekeeper_misconfigured",
         status: 503,
+        problem: { title: "Rate limiter misconfigured", status: 503 },
       });
+      expect(result.problem?.detail).toContain(
+        `Ratekeeper refused this service's token (${cause})`,
+      );
       expect(errors.map((e) => [e.kind, e.status])).toEqual([["unauthorized", status]]);
+      expect(lines).toHaveLength(1);
+      await expect(rk.verify()).rejects.toMatchObject({ kind: "unauthorized" });
     }
 
     // None of it took a token.
     await expect(
       client().decide({ key: customer.apiKey, operation: "read", peek: true }),
     ).resolves.toMatchObject({ remaining: 10 });
+  });
+
+  it("verifies a good token: its name, prefix and scopes", async () => {
+    const peekOnly = await server.admin.createServiceToken(["peek"]);
+    const info = await client().verify();
+    expect(info).toMatchObject({ prefix: token.slice(0, 12), scopes: ["decide"] });
+    expect(typeof info.name).toBe("string");
+    await expect(client({ token: peekOnly.token }).verify({ scopes: ["peek"] })).resolves.toEqual(
+      expect.objectContaining({ id: peekOnly.id, scopes: ["peek"] }),
+    );
+  });
+
+  it("calls a URL that is not Ratekeeper's misconfigured (404), not unavailable", async () => {
+    const errors: RatekeeperError[] = [];
+    const rk = client({ url: `${server.url}/not-ratekeeper/`, onError: (e) => errors.push(e) });
+    const lines: string[] = [];
+    const quiet = createRatekeeper({
+      url: `${server.url}/not-ratekeeper/`,
+      token,
+      timeoutMs: 5_000,
+      logger: { error: (line) => lines.push(line), warn: () => {}, info: () => {} },
+    });
+    await expect(quiet.decide({ key: "rk_a", operation: "read" })).resolves.toMatchObject({
+      allowed: false,
+      reason: "ratekeeper_misconfigured",
+      status: 503,
+    });
+    expect(lines[0]).toMatch(/404.*is the url Ratekeeper's/);
+    await expect(rk.verify()).rejects.toMatchObject({ kind: "rejected", status: 404 });
+    expect(errors).toEqual([]);
   });
 
   it("fails open or closed when nothing listens at the URL", async () => {

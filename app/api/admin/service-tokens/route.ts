@@ -4,8 +4,11 @@ import { json, parseBody } from "@/lib/http";
 import { withOperator } from "@/lib/route/operator";
 import { serviceTokenCreateSchema } from "@/lib/schemas/service-token.schema";
 
-/** GET /api/admin/service-tokens lists the service tokens (prefix, scopes, last use; never the token). */
-export const GET = withOperator(({ runtime }) => json({ serviceTokens: serviceTokensOf(runtime) }));
+/**
+ * GET /api/admin/service-tokens lists the service tokens (prefix, scopes, last use, calls refused
+ * in the last hour; never the token) and the refused calls with an unknown token.
+ */
+export const GET = withOperator(({ runtime }) => json(serviceTokensOf(runtime)));
 
 /** POST /api/admin/service-tokens creates a service token; the response carries the token, once. */
 export const POST = withOperator(async ({ request, actor, runtime }) => {
