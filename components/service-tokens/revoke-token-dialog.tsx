@@ -7,7 +7,10 @@ import { useToast } from "@/components/ui/toast";
 import { api } from "@/lib/client/api";
 import type { ServiceTokenView } from "@/lib/client/service-token-types";
 
-/** RevokeTokenDialog confirms and revokes a service token. */
+/**
+ * RevokeTokenDialog confirms and revokes a service token, saying what happens to a service that
+ * still uses it: its calls are refused, and what a service on @ratekeeper/client then answers.
+ */
 export function RevokeTokenDialog({
   token,
   onClose,
@@ -34,8 +37,14 @@ export function RevokeTokenDialog({
       onCancel={onClose}
     >
       <p>
-        Services using <code>{token.prefix}…</code> are refused (401) from their next decision on.
-        This cannot be undone: create a new token to replace it.
+        Every decision call with <code>{token.prefix}…</code> is refused (401) from the next one on.
+        A service on <code>@ratekeeper/client</code> then answers each of its own requests 503
+        (“Rate limiter misconfigured”) and logs an error, unless it opted into admitting them
+        unlimited (<code>onMisconfigured: "admit"</code>).
+      </p>
+      <p>
+        Give the service a new token first. This cannot be undone; its refused calls show on this
+        page for an hour.
       </p>
       <ErrorNote error={revoke.error} />
     </ConfirmDialog>

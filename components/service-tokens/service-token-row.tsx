@@ -1,6 +1,7 @@
 "use client";
 
-import type { ServiceTokenView } from "@/lib/client/service-token-types";
+import { formatCount } from "@/components/charts/number-format";
+import type { ListedServiceToken } from "@/lib/client/service-token-types";
 import { describeLastUse } from "./last-use";
 import styles from "./service-tokens.module.css";
 
@@ -8,15 +9,18 @@ function when(ms: number): string {
   return new Date(ms).toLocaleString();
 }
 
-/** ServiceTokenRow is one token: name, prefix, scopes, creation, last use, state, revoke. */
+/**
+ * ServiceTokenRow is one token: name, prefix, scopes, creation, last use, decision calls refused
+ * for it in the last hour (revoked: 401; lacking the scope: 403), state, revoke.
+ */
 export function ServiceTokenRow({
   token,
   now,
   onRevoke,
 }: {
-  token: ServiceTokenView;
+  token: ListedServiceToken;
   now: number;
-  onRevoke: (token: ServiceTokenView) => void;
+  onRevoke: (token: ListedServiceToken) => void;
 }) {
   const revoked = token.revokedAt !== null;
   return (
@@ -57,6 +61,24 @@ export function ServiceTokenRow({
             >
               {describeLastUse(token.lastUsedAt, now)}
             </time>
+          )}
+        </span>
+      </td>
+      <td className="num" data-label="Refused, last hour">
+        <span className="cell">
+          {token.refusedLastHour > 0 ? (
+            <span
+              className="bad-text strong"
+              title={
+                revoked
+                  ? "Decision calls with this revoked token, refused (401)"
+                  : "Decision calls this token may not make, refused (403: it lacks the scope)"
+              }
+            >
+              {formatCount(token.refusedLastHour)}
+            </span>
+          ) : (
+            <span className="muted">0</span>
           )}
         </span>
       </td>

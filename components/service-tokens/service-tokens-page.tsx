@@ -6,17 +6,19 @@ import { Empty, ErrorNote, Loading, PageHeader } from "@/components/ui/states";
 import { api } from "@/lib/client/api";
 import type {
   CreatedServiceTokenResponse,
+  ListedServiceToken,
   ServiceTokensResponse,
-  ServiceTokenView,
 } from "@/lib/client/service-token-types";
 import { CreateTokenForm } from "./create-token-form";
 import { RevokeTokenDialog } from "./revoke-token-dialog";
 import { ServiceTokenRow } from "./service-token-row";
 import { TokenReveal } from "./token-reveal";
+import { UnknownTokenRefusals } from "./unknown-token-refusals";
 
 /**
  * ServiceTokensPage lists the tokens services call the decision API with (prefix, scopes,
- * creation, last use), creates one (shown once) and revokes them.
+ * creation, last use, calls refused in the last hour), the calls refused with unknown tokens,
+ * creates one (shown once) and revokes them.
  */
 export function ServiceTokensPage() {
   const queryClient = useQueryClient();
@@ -27,7 +29,7 @@ export function ServiceTokensPage() {
   });
   const [creating, setCreating] = useState(false);
   const [revealed, setRevealed] = useState<CreatedServiceTokenResponse>();
-  const [revoking, setRevoking] = useState<ServiceTokenView>();
+  const [revoking, setRevoking] = useState<ListedServiceToken>();
   const closeDialog = useCallback(() => setRevoking(undefined), []);
   const list = tokens.data?.serviceTokens ?? [];
   const now = tokens.dataUpdatedAt || Date.now();
@@ -91,6 +93,9 @@ export function ServiceTokensPage() {
                   <th scope="col">Scopes</th>
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
+                  <th scope="col" className="num">
+                    Refused, last hour
+                  </th>
                   <th scope="col">State</th>
                   <th scope="col">
                     <span className="sr-only">Actions</span>
@@ -106,6 +111,7 @@ export function ServiceTokensPage() {
           </div>
         </div>
       )}
+      {tokens.data ? <UnknownTokenRefusals count={tokens.data.unknownRefusedLastHour} /> : null}
       {revoking ? <RevokeTokenDialog token={revoking} onClose={closeDialog} /> : null}
     </>
   );
