@@ -1,22 +1,33 @@
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import {
-  cpSync,
-  mkdirSync,
+  existsSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../support/redis-server";
+import {
+  BUILD_TIMEOUT_MS,
+  type RatekeeperServer,
+  startRatekeeper,
+} from "./support/ratekeeper-server";
 
 const run = promisify(execFile);
 const root = process.cwd();
 const sdk = path.join(root, "sdk");
 const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const version = JSON.parse(readFileSync(path.join(sdk, "package.json"), "utf8")).version;
+/** TARBALL is what `npm run sdk:pack` writes, and what the README tells a project to install. */
+const TARBALL = path.join("dist", `ratekeeper-client-${version}.tgz`);
 
 let dir: string;
 let installed: string;
@@ -27,26 +38,43 @@ function filesUnder(folder: string): string[] {
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
-// The package as a user installs it: its package.json and its build, under node_modules.
+// The package as a user gets it: packed by the one documented command, installed from the
+// tarball into a project of its own, offline (it has no dependencies).
 beforeAll(async () => {
+  rmSync(path.join(root, TARBALL), { force: true });
+  const packed = await run(npm, ["run", "--silent", "sdk:pack"], { cwd: root });
+  expect(packed.stdout).toContain(`Packed @ratekeeper/client@${version}: ${TARBALL}`);
   dir = mkdtempSync(path.join(os.tmpdir(), "ratekeeper-sdk-"));
+  await run(npm, ["init", "-y"], { cwd: dir });
+  await run(
+    npm,
+    [
+      "install",
+      path.join(root, TARBALL),
+      "--offline",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+    ],
+    { cwd: dir },
+  );
   installed = path.join(dir, "node_modules", "@ratekeeper", "client");
-  mkdirSync(installed, { recursive: true });
-  cpSync(path.join(sdk, "package.json"), path.join(installed, "package.json"));
-  await run(process.execPath, [
-    tsc,
-    "-p",
-    path.join(sdk, "tsconfig.json"),
-    "--outDir",
-    path.join(installed, "dist"),
-  ]);
-}, 120_000);
+}, 180_000);
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe("@ratekeeper/client as published", () => {
+  it("is packed by npm run sdk:pack into dist/, and installs from the tarball by its name", () => {
+    expect(existsSync(path.join(root, TARBALL))).toBe(true);
+    const project = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+    expect(project.dependencies["@ratekeeper/client"]).toMatch(/ratekeeper-client-.*\.tgz$/);
+    expect(JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8")).version).toBe(
+      version,
+    );
+  });
+
   it("is an ES module package whose exports point at the build, types first", () => {
     const manifest = JSON.parse(readFileSync(path.join(sdk, "package.json"), "utf8"));
     expect(manifest.name).toBe("@ratekeeper/client");
@@ -78,13 +106,24 @@ describe("@ratekeeper/client as published", () => {
         "DEFAULT_TIMEOUT_MS",
         "MAX_BATCH",
         "MAX_KEY_LENGTH",
+        "MISCONFIGURED_LOG_INTERVAL_MS",
         "OPERATIONS",
         "RatekeeperError",
+        "SERVICE_TOKEN_SCOPES",
+        "VERIFY_TIMEOUT_MS",
         "bearerKey",
         "createRatekeeper",
         "operationOf",
       ],
-      methods: ["decide", "decideBatch", "decisionOf", "express", "hono", "withRateLimit"],
+      methods: [
+        "decide",
+        "decideBatch",
+        "decisionOf",
+        "express",
+        "hono",
+        "verify",
+        "withRateLimit",
+      ],
     });
   });
 
@@ -105,9 +144,16 @@ describe("@ratekeeper/client as published", () => {
     writeFileSync(
       path.join(dir, "use.ts"),
       `import { createRatekeeper, type DecideResult, type Decision, type DecisionRequest } from "@ratekeeper/client";
-       const rk = createRatekeeper({ url: "http://127.0.0.1:9", token: "rks_x", onUnavailable: "closed" });
+       const rk = createRatekeeper({ url: "http://127.0.0.1:9", token: "rks_x", onUnavailable: "closed", onMisconfigured: "refuse" });
        const request: DecisionRequest = { key: "rk_a", operation: "read", cost: 2 };
        const result: Promise<DecideResult> = rk.decide(request);
+       export async function check(): Promise<string> {
+         const token = await rk.verify({ scopes: ["peek"], timeoutMs: 1000 });
+         const d = await rk.decide(request);
+         return d.reason === "ratekeeper_misconfigured" ? d.error.message : token.name + token.prefix;
+       }
+       // @ts-expect-error: onMisconfigured is "refuse" or "admit"
+       createRatekeeper({ url: "http://127.0.0.1:9", token: "rks_x", onMisconfigured: "open" });
        export const handler = rk.withRateLimit((req: Request) => new Response(req.url));
        export function reason(d: Decision): string { return d.reason; }
        void result;
@@ -135,4 +181,117 @@ describe("@ratekeeper/client as published", () => {
     writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
     await expect(run(process.execPath, [tsc, "-p", dir], { cwd: dir })).resolves.toBeDefined();
   }, 60_000);
+});
+
+/** readmeBlock is the README's fenced code block that starts with `first` (its first line). */
+function readmeBlock(first: string): string {
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  for (const [, body] of readme.matchAll(/```\w*\n([\s\S]*?)```/g)) {
+    if (body?.startsWith(first)) return body;
+  }
+  throw new Error(`README.md has no code block starting with ${first}`);
+}
+
+/** App is the README's orders.mjs running: its output so far, and how it ended. */
+interface App {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+function startOrders(env: Record<string, string>): App {
+  const child = spawn(process.execPath, ["orders.mjs"], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  const exited = once(child, "exit").then(([code]) => code as number | null);
+  return { child, output: () => output, exited };
+}
+
+async function until(app: App, pattern: RegExp): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!pattern.test(app.output())) {
+    if (app.child.exitCode !== null) throw new Error(`orders.mjs exited:\n${app.output()}`);
+    if (Date.now() > deadline) throw new Error(`orders.mjs said no ${pattern}:\n${app.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("the README's From any service example, as written", () => {
+  let server: RatekeeperServer;
+  const apps: App[] = [];
+  beforeAll(async () => {
+    server = await startRatekeeper();
+    // orders.mjs, verbatim; Express comes from this repository (the README installs it from npm).
+    writeFileSync(path.join(dir, "orders.mjs"), readmeBlock("// orders.mjs"));
+    symlinkSync(
+      path.join(root, "node_modules", "express"),
+      path.join(dir, "node_modules", "express"),
+    );
+  }, BUILD_TIMEOUT_MS);
+  afterAll(async () => {
+    for (const app of apps) app.child.kill("SIGKILL");
+    await server?.stop();
+  });
+
+  it("installs the tarball that npm run sdk:pack writes", () => {
+    const install = readmeBlock("npm run sdk:pack");
+    expect(install).toContain(`npm install express /path/to/ratekeeper/${TARBALL}`);
+  });
+
+  it("starts after verify(), takes the customer's key, sets the RateLimit fields and answers 429 past the plan", async () => {
+    const plan = await server.admin.createPlan([
+      { operation: "read", count: 2, periodMs: 3_600_000 },
+      { operation: "write", count: 1, periodMs: 3_600_000 },
+    ]);
+    const customer = await server.admin.createCustomer(plan.id);
+    const { token } = await server.admin.createServiceToken();
+    const port = await freePort();
+    const app = startOrders({
+      RATEKEEPER_URL: server.url,
+      RATEKEEPER_TOKEN: token,
+      PORT: String(port),
+    });
+    apps.push(app);
+    await until(app, /Orders API on http:\/\/localhost:\d+/);
+    expect(app.output()).toMatch(/Ratekeeper accepts the token "Service-[\w-]+" \(decide\)/);
+
+    const get = () =>
+      fetch(`http://127.0.0.1:${port}/orders`, {
+        headers: { authorization: `Bearer ${customer.apiKey}` },
+      });
+    for (const remaining of [1, 0]) {
+      const res = await get();
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ orders: [] });
+      expect(res.headers.get("ratelimit")).toMatch(
+        new RegExp(`^"read-2-per-1h";r=${remaining};t=\\d+$`),
+      );
+    }
+    const refused = await get();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+
+  it("stops at start, saying why, with a revoked token", async () => {
+    const revoked = await server.admin.createServiceToken();
+    expect(
+      (await server.admin.request("DELETE", `/api/admin/service-tokens/${revoked.id}`)).status,
+    ).toBe(204);
+    const app = startOrders({
+      RATEKEEPER_URL: server.url,
+      RATEKEEPER_TOKEN: revoked.token,
+      PORT: String(await freePort()),
+    });
+    apps.push(app);
+    expect(await app.exited).toBe(1);
+    expect(app.output()).toMatch(
+      /^Cannot start: Ratekeeper refused this service's token \(revoked or unknown\) on GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/service-token: 401 Unknown service token/m,
+    );
+    expect(app.output()).not.toContain("Orders API on");
+  });
 });
