@@ -73,6 +73,7 @@ test("an operator creates a service token, sees it once, copies it; it decides u
   await page.getByRole("button", { name: `Revoke ${name}` }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog).toContainText("refused (401)");
+  await expect(dialog).toContainText("answers each of its own requests 503");
   await dialog.getByRole("button", { name: "Cancel" }).click();
   expect((await decide()).status()).toBe(200);
   await page.getByRole("button", { name: `Revoke ${name}` }).click();
@@ -88,6 +89,11 @@ test("an operator creates a service token, sees it once, copies it; it decides u
   const refused = await decide();
   expect(refused.status()).toBe(401);
   expect(await refused.json()).toMatchObject({ title: "Unknown service token" });
+  // The revoked token's refused call is counted against it, on its row.
+  await page.reload();
+  await expect(
+    page.getByRole("row").filter({ hasText: name }).locator('td[data-label="Refused, last hour"]'),
+  ).toHaveText("1");
 
   // Both changes are in the audit log, in words, naming the token (linked to this page).
   await page.getByRole("link", { name: "Audit log", exact: true }).click();

@@ -3,8 +3,10 @@
 // several of these as separate processes in front of one Ratekeeper.
 //
 // Environment: RATEKEEPER_URL, RATEKEEPER_TOKEN (a service token), APP_NAME (sent back in
-// X-Served-By), PORT (0: any free port), RATEKEEPER_TIMEOUT_MS, RATEKEEPER_ON_UNAVAILABLE.
-// It prints "listening on <url>" once it accepts requests.
+// X-Served-By), PORT (0: any free port), RATEKEEPER_TIMEOUT_MS, RATEKEEPER_ON_UNAVAILABLE,
+// RATEKEEPER_ON_MISCONFIGURED, RATEKEEPER_VERIFY=1 (check the token at start, exit 1 if refused).
+// It prints "listening on <url>" once it accepts requests. The client's own log lines go to the
+// console, as they would in any service.
 import express from "express";
 import { createRatekeeper } from "../../sdk/dist/index.js";
 
@@ -15,8 +17,19 @@ const rk = createRatekeeper({
   token: env.RATEKEEPER_TOKEN,
   timeoutMs: Number(env.RATEKEEPER_TIMEOUT_MS ?? 100),
   onUnavailable: env.RATEKEEPER_ON_UNAVAILABLE ?? "open",
+  onMisconfigured: env.RATEKEEPER_ON_MISCONFIGURED ?? "refuse",
   onError: (error) => console.error(`${name}: ratekeeper ${error.kind}: ${error.message}`),
 });
+
+if (env.RATEKEEPER_VERIFY === "1") {
+  try {
+    const token = await rk.verify();
+    console.log(`${name}: Ratekeeper accepts the token "${token.name}"`);
+  } catch (error) {
+    console.error(`${name}: cannot start: ${error.message}`);
+    process.exit(1);
+  }
+}
 
 const app = express();
 app.use((_req, res, next) => {
