@@ -18,7 +18,7 @@ export {
   operationOf,
   type RateLimitOptions,
 } from "./gate.js";
-export { MAX_BATCH, MAX_KEY_LENGTH } from "./requests.js";
+export { COST_RULE, MAX_BATCH, MAX_COST, MAX_KEY_LENGTH } from "./requests.js";
 export type { AbortAfter, FetchLike } from "./transport.js";
 export {
   type BatchDecisionRequest,
