@@ -1,10 +1,11 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import https from "node:https";
-import { bearerToken } from "@/lib/policy/api-key";
+import { countOf } from "@/lib/format";
+import { readBearer } from "@/lib/policy/api-key";
 import { decide, identify, type Verdict } from "@/lib/policy/decide";
 import type { Decision } from "@/lib/policy/decision-store";
 import { rateLimitHeaders } from "@/lib/policy/headers";
-import { identityRefusal, missingKey, refusalOf } from "@/lib/policy/refusal";
+import { authorizationRefusal, identityRefusal, refusalOf } from "@/lib/policy/refusal";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import { CLIENT_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "@/lib/route/client-address";
 import { malformedPath } from "@/lib/route/request-target";
@@ -66,12 +67,12 @@ export function createGateway(rt: DecisionRuntime, config: GatewayConfig): Gatew
       );
       return;
     }
-    const key = bearerToken(request.headers.authorization ?? null);
-    if (!key) {
-      writeAnswer(response, refusalAnswer(missingKey()));
+    const bearer = readBearer(request.headers.authorization);
+    if (!bearer.ok) {
+      writeAnswer(response, refusalAnswer(authorizationRefusal(bearer.problem, "API key")));
       return;
     }
-    const identity = identify(rt.policy.snapshot, key);
+    const identity = identify(rt.policy.snapshot, bearer.token);
     if (!identity.ok) {
       writeAnswer(response, refusalAnswer(identityRefusal(identity.reason)));
       return;
@@ -101,7 +102,7 @@ function tooLarge(maxBytes: number, headers: Record<string, string>): PlaneAnswe
   return problemAnswer(
     413,
     "Body too large",
-    { detail: `Send at most ${maxBytes} bytes.` },
+    { detail: `Send at most ${countOf(maxBytes, "byte")}.` },
     headers,
   );
 }
@@ -204,7 +205,7 @@ function forward(request: IncomingMessage, response: ServerResponse, f: Forwardi
         problemAnswer(
           413,
           "Body too large",
-          { detail: `Send at most ${maxBodyBytes} bytes.` },
+          { detail: `Send at most ${countOf(maxBodyBytes, "byte")}.` },
           rateLimit,
         ),
       );

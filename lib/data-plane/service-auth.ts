@@ -1,8 +1,8 @@
 import { hashServiceToken, SERVICE_TOKEN_PREFIX } from "@/lib/auth/service-token";
 import type { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
 import type { Clock } from "@/lib/limiter";
-import { bearerToken } from "@/lib/policy/api-key";
-import { BEARER_CHALLENGE, type Refusal } from "@/lib/policy/refusal";
+import { readBearer } from "@/lib/policy/api-key";
+import { authorizationRefusal, BEARER_CHALLENGE, type Refusal } from "@/lib/policy/refusal";
 import type { PolicySnapshot, ServiceTokenPolicy } from "@/lib/policy/snapshot";
 import type { ServiceTokenScope } from "@/lib/vocabulary";
 
@@ -23,7 +23,7 @@ function unauthorized(title: string, detail: string): ServiceAuth {
 /**
  * authenticateService finds the live service token of an `Authorization: Bearer rks_…` header in
  * the policy snapshot (by its hash: no database query) and notes its use in memory. A missing,
- * unknown or revoked token is a 401 that touches nothing.
+ * unknown or revoked token, or one sent without the Bearer scheme, is a 401 that touches nothing.
  */
 export function authenticateService(
   snapshot: PolicySnapshot,
@@ -31,13 +31,10 @@ export function authenticateService(
   clock: Clock,
   authorization: string | undefined,
 ): ServiceAuth {
-  const presented = bearerToken(authorization ?? null);
-  if (!presented) {
-    return unauthorized(
-      "Missing service token",
-      "Send Authorization: Bearer <service token>, created under Service tokens in the dashboard.",
-    );
-  }
+  const bearer = readBearer(authorization);
+  if (!bearer.ok)
+    return { ok: false, refusal: authorizationRefusal(bearer.problem, "service token") };
+  const presented = bearer.token;
   const token = presented.startsWith(SERVICE_TOKEN_PREFIX)
     ? snapshot.serviceTokens.get(hashServiceToken(presented))
     : undefined;

@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import { invalid, notFound, parseBody, parseQuery } from "@/lib/http";
-import { bearerToken } from "@/lib/policy/api-key";
+import { readBearer } from "@/lib/policy/api-key";
 import { decide, identify } from "@/lib/policy/decide";
 import { rateLimitHeaders } from "@/lib/policy/headers";
-import { identityRefusal, missingKey, refusalOf } from "@/lib/policy/refusal";
+import { authorizationRefusal, identityRefusal, refusalOf } from "@/lib/policy/refusal";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import { getRuntime, type Runtime } from "@/lib/runtime";
 import { COST_RULE, isCost } from "@/lib/schemas/cost.schema";
@@ -76,7 +76,7 @@ async function parseInput<
 
 /**
  * protect wraps a route handler with the customer's rate limit: it authenticates the Bearer key
- * against the policy snapshot (401 missing or unknown, 403 suspended: neither consumes), validates
+ * against the policy snapshot (401 missing, not Bearer or unknown, 403 suspended: none consumes), validates
  * the path parameters (404 when they name nothing), the query and the body (400 with field
  * errors); none of these refusals consumes. A body whose cost breaks the one cost rule (a whole
  * number from 1 to MAX_COST) is a 400 at `cost` that consumes nothing either. It then decides
@@ -95,9 +95,9 @@ export function protect<
   return guarded(
     async (request: Request, route?: { params: Promise<unknown> }): Promise<Response> => {
       const runtime = getRuntime();
-      const token = bearerToken(request.headers.get("authorization"));
-      if (!token) return answer(missingKey());
-      const identity = identify(runtime.policy.snapshot, token);
+      const bearer = readBearer(request.headers.get("authorization"));
+      if (!bearer.ok) return answer(authorizationRefusal(bearer.problem, "API key"));
+      const identity = identify(runtime.policy.snapshot, bearer.token);
       if (!identity.ok) return answer(identityRefusal(identity.reason));
       const { customer } = identity;
 

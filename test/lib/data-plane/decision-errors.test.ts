@@ -85,10 +85,26 @@ describe("the decision API refuses bad calls with problems, consuming nothing", 
     await expectProblem(res, 401, "Missing service token");
     expect(res.headers.get("www-authenticate")).toBe('Bearer realm="ratekeeper"');
     await expectProblem(
-      await postJson(url(), valid(), undefined, { authorization: "Basic abc" }),
+      await postJson(url(), valid(), undefined, { authorization: "Bearer" }),
       401,
       "Missing service token",
     );
+  });
+
+  // Regression: a token sent without "Bearer " was answered "Missing service token".
+  it("401 saying to use the Bearer scheme for a token sent without it, or another scheme", async () => {
+    for (const authorization of [token, `Basic ${token}`, `Token ${token}`]) {
+      const res = await postJson(url(), valid(), undefined, { authorization });
+      const body = await expectProblem(res, 401, "Use the Bearer scheme");
+      expect(body.detail).toBe(
+        'Send Authorization: Bearer <service token>: the Authorization field must start with "Bearer " before the service token.',
+      );
+      expect(res.headers.get("www-authenticate")).toBe('Bearer realm="ratekeeper"');
+    }
+    const twice = await postJson(url(), valid(), undefined, {
+      authorization: `Bearer ${token} ${token}`,
+    });
+    await expectProblem(twice, 401, "Malformed Authorization field");
   });
 
   it("401 for an unknown token, and for a customer's key sent as the token", async () => {

@@ -184,6 +184,25 @@ describe("the gateway", () => {
     expect(remaining("read")).toBe(5);
   });
 
+  // Regression: `Authorization: <key>` was answered "Missing API key".
+  it("answers a key sent without the Bearer scheme with a 401 saying to use it", async () => {
+    const gw = await start();
+    for (const authorization of [customer.key, `Basic ${customer.key}`]) {
+      const res = await fetch(`${gw}/items`, { headers: { authorization } });
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toBe('Bearer realm="ratekeeper"');
+      expect(await res.json()).toEqual({
+        type: "about:blank",
+        title: "Use the Bearer scheme",
+        status: 401,
+        detail:
+          'Send Authorization: Bearer <key>: the Authorization field must start with "Bearer " before the API key.',
+      });
+    }
+    expect(upstream?.started()).toBe(0);
+    expect(remaining("read")).toBe(5);
+  });
+
   it("streams the upstream's answer as it comes", async () => {
     let finish: () => void = () => {};
     const gw = await start((_req, res) => {
@@ -272,7 +291,7 @@ describe("the gateway", () => {
     });
     expect(res.status).toBe(413);
     expect(res.headers.get("ratelimit")).toBe('"write-3-per-1h";r=3;t=0');
-    expect(await res.json()).toMatchObject({ status: 413, detail: "Send at most 1000 bytes." });
+    expect(await res.json()).toMatchObject({ status: 413, detail: "Send at most 1,000 bytes." });
     expect(upstream?.started()).toBe(0);
     expect(remaining("write")).toBe(3);
     // At the limit, it goes through.
