@@ -62,9 +62,14 @@ export const DEMO_PLANS = [
   },
 ];
 
+/** seedPlans stores the demo plans (free, pro, enterprise) and returns their ids in that order. */
+export function seedPlans(tx: Tx, now: number): number[] {
+  return DEMO_PLANS.map((plan) => insertPlan(tx, plan, now).id);
+}
+
 /** seedDemo stores the demo plans and a demo customer on the free plan, with the given key. */
 export function seedDemo(tx: Tx, demoKey: { hash: string; prefix: string }, now: number): number {
-  const ids = DEMO_PLANS.map((plan) => insertPlan(tx, plan, now).id);
+  const ids = seedPlans(tx, now);
   return insertCustomer(
     tx,
     {

@@ -40,6 +40,12 @@ const envSchema = z
           "RATEKEEPER_ROLE must be full (the app, with its database) or edge (decisions only)",
       })
       .default("full"),
+    RATEKEEPER_DEMO: z
+      .enum(["on", "off"], {
+        message:
+          "RATEKEEPER_DEMO must be on (a new database gets a demo customer, and /api/v1/items answers) or off (a production install: neither)",
+      })
+      .default("on"),
     CONTROL_PLANE_URL: z.preprocess(
       (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
       z

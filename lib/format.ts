@@ -9,6 +9,11 @@ const UNIT_WORDS: Record<string, [string, string]> = {
   d: ["day", "days"],
 };
 
+/** countOf writes a count and its noun, singular for exactly 1: "1 token", "2 tokens", "1,000 days". */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}
+
 /** describePeriod writes a period in words: 1000 -> "second", 120000 -> "2 minutes". */
 export function describePeriod(periodMs: number): string {
   const match = /^(\d+)(ms|s|m|h|d)$/.exec(formatPeriod(periodMs));

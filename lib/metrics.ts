@@ -21,6 +21,24 @@ export interface UsageFlushHealth {
   pendingRows(): number;
 }
 
+/**
+ * UPSTREAM_ERROR_KINDS are how the gateway's upstream can fail: it could not be connected to
+ * (refused, no such host, unreachable), did not answer in time or fell silent ("timeout"), cut
+ * the connection ("reset"), failed the TLS handshake ("tls"), answered something that is not
+ * HTTP ("protocol"), or anything else ("other").
+ */
+export const UPSTREAM_ERROR_KINDS = [
+  "connect",
+  "timeout",
+  "reset",
+  "tls",
+  "protocol",
+  "other",
+] as const;
+
+/** UpstreamErrorKind is one of UPSTREAM_ERROR_KINDS. */
+export type UpstreamErrorKind = (typeof UPSTREAM_ERROR_KINDS)[number];
+
 /** Metrics are the Prometheus series the app exports at /api/metrics. */
 export interface Metrics {
   registry: Registry;
@@ -38,6 +56,8 @@ export interface Metrics {
   watchUsage(health: UsageFlushHealth): void;
   /** serviceTokenRefused counts one decision call refused for its service token, by reason. */
   serviceTokenRefused(reason: ServiceTokenRefusal): void;
+  /** gatewayUpstreamError counts one failure of the gateway's upstream, by kind. */
+  gatewayUpstreamError(kind: UpstreamErrorKind): void;
   storeErrors: Counter<"store">;
   /** denyCacheHits counts refusals answered from an instance's memory instead of Redis. */
   denyCacheHits: Counter;
@@ -160,6 +180,14 @@ export function createMetrics(
     help: "Refusals answered from this instance's memory of an earlier Redis refusal, without Redis.",
     registers: [registry],
   });
+  const upstreamErrors = new Counter({
+    name: "ratekeeper_gateway_upstream_errors_total",
+    help: "Requests the gateway admitted whose upstream failed, by kind (connect, timeout, reset, tls, protocol, other).",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+  });
+  // Every kind is exported from the start, at 0: a rate over a series that appears late misses its first failures.
+  for (const kind of UPSTREAM_ERROR_KINDS) upstreamErrors.labels(kind).inc(0);
   return {
     registry,
     storeErrors,
@@ -186,6 +214,9 @@ export function createMetrics(
     },
     serviceTokenRefused(reason) {
       tokenRefusals.set(reason, (tokenRefusals.get(reason) ?? 0) + 1);
+    },
+    gatewayUpstreamError(kind) {
+      upstreamErrors.labels(kind).inc();
     },
   };
 }

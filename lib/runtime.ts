@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { type Db, openDatabase } from "@/db/client";
-import { seedDemo } from "@/db/seed";
+import { seedDemo, seedPlans } from "@/db/seed";
 import { OperatorAuth } from "@/lib/auth/operator";
 import { ServiceTokenRefusals } from "@/lib/auth/service-token-refusals";
 import { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
@@ -86,6 +86,11 @@ export interface DataPlaneRuntime {
 
 /** Runtime is the full app's one set of shared state: the data plane's, its database and operators. */
 export interface Runtime extends DataPlaneRuntime {
+  /**
+   * demo is false with RATEKEEPER_DEMO=off (a production install): no demo customer is seeded
+   * and the demo items routes (/api/v1/items) answer 404.
+   */
+  demo: boolean;
   db: Db;
   sqlite: Database.Database;
   auth: OperatorAuth;
@@ -101,6 +106,8 @@ export interface RuntimeOptions {
   log?: Logger;
   /** redis, when set, keeps the buckets in Redis and shares policy changes between instances. */
   redis?: RedisOptions;
+  /** demo: seed a new database with a demo customer and serve the demo items routes (true by default). */
+  demo?: boolean;
   /** usage sets the rollups (see lib/env.ts); `timers: false` leaves flushing to the caller. */
   usage?: Partial<UsageSettings> & { timers?: boolean };
   /**
@@ -112,20 +119,28 @@ export interface RuntimeOptions {
 }
 
 /**
- * createRuntime opens the database (migrating it), seeds a new one with the demo plans and a
- * demo customer whose key it prints once, and builds the policy and the shared limiter. With
- * Redis it is the control plane of any edges: it keeps the policy snapshot in Redis for them.
+ * createRuntime opens the database (migrating it), seeds a new one with the demo plans and (unless
+ * `demo` is false) a demo customer whose key it prints once, and builds the policy and the shared
+ * limiter. With Redis it is the control plane of any edges: it keeps the policy snapshot in Redis
+ * for them.
  */
 export function createRuntime(options: RuntimeOptions): Runtime {
   const clock = options.clock ?? appClock;
   const log = options.log ?? consoleLogger;
   const { db, sqlite, created } = openDatabase(options.databasePath);
-  if (created) {
+  const demo = options.demo ?? true;
+  if (created && demo) {
     const demoKey = generateApiKey();
     db.transaction((tx) => seedDemo(tx, demoKey, clock.now()));
     log.info(`New database at ${options.databasePath}: seeded plans free, pro and enterprise.`);
     log.info(`Demo customer API key (shown once, stored hashed): ${demoKey.key}`);
+  } else if (created) {
+    db.transaction((tx) => seedPlans(tx, clock.now()));
+    log.info(
+      `New database at ${options.databasePath}: seeded plans free, pro and enterprise; no demo customer (RATEKEEPER_DEMO=off).`,
+    );
   }
+  if (!demo) log.info("RATEKEEPER_DEMO=off: the demo items routes (/api/v1/items) answer 404.");
   const auth = new OperatorAuth(db, clock, options.adminPassword, log);
   const serviceTokenUsage = new ServiceTokenUsage(db, log);
   const tokenUseFlushIntervalMs = options.tokenUseFlushIntervalMs ?? 10_000;
@@ -191,6 +206,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
   return {
     role: "full",
+    demo,
     db,
     sqlite,
     clock,
@@ -230,6 +246,7 @@ export function getRuntime(): Runtime {
       adminPassword: env.ADMIN_PASSWORD,
       redis: redisOptionsOf(env),
       usage: usageSettingsOf(env),
+      demo: env.RATEKEEPER_DEMO === "on",
     });
   }
   return globalRef.__ratekeeperRuntime;

@@ -8,6 +8,7 @@ import { errorsByPath, firstErrors } from "@/components/ui/field-errors";
 import { ErrorNote } from "@/components/ui/states";
 import { ApiError, api } from "@/lib/client/api";
 import type { TestRequestResponse } from "@/lib/client/types";
+import { MAX_COST } from "@/lib/schemas/cost.schema";
 import { testRequestSchema } from "@/lib/schemas/customer.schema";
 import type { Operation } from "@/lib/vocabulary";
 import { formatWait } from "./format";
@@ -87,7 +88,8 @@ export function TestRequestPanel({ customerId }: { customerId: number }) {
               {...props}
               type="number"
               inputMode="numeric"
-              min={0}
+              min={1}
+              max={MAX_COST}
               step={1}
               style={{ width: 90 }}
               value={cost}

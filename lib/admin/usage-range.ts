@@ -1,3 +1,4 @@
+import { countOf } from "@/lib/format";
 import type { FieldErrors } from "@/lib/http";
 import { DAY_MS, floorTo, MINUTE_MS } from "@/lib/usage/time";
 import type { Outcome } from "./plans";
@@ -33,7 +34,7 @@ export function resolveRange(
     });
   }
   if (toMs - fromMs > maxSpanMs) {
-    return invalid({ from: [`The range may span at most ${maxSpanMs / DAY_MS} days`] });
+    return invalid({ from: [`The range may span at most ${countOf(maxSpanMs / DAY_MS, "day")}`] });
   }
   return { ok: true, value: { fromMs, toMs } };
 }

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Db } from "@/db/client";
 import { type CustomerView, listCustomers } from "@/db/queries/customers";
 import { listPlans } from "@/db/queries/plans";
+import { countOf } from "@/lib/format";
 import type { Clock } from "@/lib/limiter";
 import type { PolicyStore } from "@/lib/policy/policy-store";
 import type {
@@ -76,7 +77,7 @@ export function usageSeries(ctx: UsageContext, input: UsageQueryInput): Outcome<
   if (granularity === "minute" && fromMs < minutesFromMs) {
     return invalid(
       "granularity",
-      `Minute rows are kept ${days} days: choose hour or day, or a later from`,
+      `Minute rows are kept ${countOf(days, "day")}: choose hour or day, or a later from`,
     );
   }
   if (granularity !== undefined) {

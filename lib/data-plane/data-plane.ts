@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Env } from "@/lib/env";
+import { countOf } from "@/lib/format";
 import { type PlaneAnswer, problemAnswer, tooLargeAnswer } from "./answer";
 import {
   admitCall,
@@ -8,7 +9,8 @@ import {
   type DecisionKind,
   type DecisionRuntime,
 } from "./decision-api";
-import { createGateway, GATEWAY_PREFIX, type GatewayConfig } from "./gateway";
+import { createGateway, GATEWAY_PREFIX, type GatewayConfig, type GatewayRuntime } from "./gateway";
+import { upstreamName } from "./gateway-failures";
 import { readBody, writeAnswer } from "./node-io";
 import { answerServiceToken, SERVICE_TOKEN_PATH } from "./service-token-answer";
 
@@ -43,8 +45,19 @@ export function dataPlaneOptionsOf(env: Env): DataPlaneOptions {
       upstream: new URL(env.GATEWAY_UPSTREAM),
       timeoutMs: env.GATEWAY_TIMEOUT_MS,
       maxBodyBytes: env.GATEWAY_MAX_BODY,
+      trustProxy: env.TRUST_PROXY,
     },
   };
+}
+
+/** gatewayStartLine is the start-up line of a process whose gateway is on: where /gw/ forwards. */
+export function gatewayStartLine(config: GatewayConfig): string {
+  const trust = config.trustProxy ?? 0;
+  return (
+    `Gateway on: ${GATEWAY_PREFIX}/* forwards admitted requests to ${upstreamName(config.upstream)} ` +
+    `(timeout ${config.timeoutMs} ms, bodies up to ${countOf(config.maxBodyBytes, "byte")}, ` +
+    `${trust === 0 ? "no proxy trusted" : `${countOf(trust, "proxy", "proxies")} trusted`}).`
+  );
 }
 
 function pathOf(url: string): string {
@@ -134,10 +147,12 @@ const internalError: Failed = (_request, response) => {
 /**
  * createDataPlane builds the data plane over the process's runtime: the decision API
  * (POST /api/v1/decisions and /api/v1/decisions/batch, GET /api/v1/service-token) and, when
- * configured, the gateway under /gw/. It reads only memory (the policy snapshot, the buckets) or Redis, never SQLite.
+ * configured, the gateway under /gw/, saying so in one log line that names the upstream. It reads
+ * only memory (the policy snapshot, the buckets) or Redis, never SQLite.
  */
-export function createDataPlane(rt: DecisionRuntime, options: DataPlaneOptions = {}): DataPlane {
+export function createDataPlane(rt: GatewayRuntime, options: DataPlaneOptions = {}): DataPlane {
   const gateway = options.gateway ? createGateway(rt, options.gateway) : undefined;
+  if (options.gateway) rt.log.info(gatewayStartLine(options.gateway));
   const failed = options.failed ?? internalError;
   return {
     handles(request) {

@@ -138,7 +138,10 @@ function decideOne(
   request: DecisionRequest,
 ): DecisionResult | Promise<DecisionResult> {
   const { operation, cost, peek } = request;
-  if (!identity.ok) return resultOfIdentity(identity.reason, identity.customer, operation, cost);
+  if (!identity.ok) {
+    const by = request.key === undefined ? "id" : "key";
+    return resultOfIdentity(identity.reason, identity.customer, operation, cost, by);
+  }
   const verdict = decide(rt, identity.customer, operation, cost, { peek });
   return verdict instanceof Promise ? verdict.then(resultOfVerdict) : resultOfVerdict(verdict);
 }

@@ -91,16 +91,18 @@ export function resultOfVerdict(verdict: Verdict): DecisionResult {
 }
 
 /**
- * resultOfIdentity describes a request that was not decided: the key names no customer (401) or
- * a suspended one (403), answered as the protected routes answer them.
+ * resultOfIdentity describes a request that was not decided: the key or id names no customer
+ * (401: "Unknown API key", or "Unknown customer" for an id) or a suspended one (403), answered as
+ * the protected routes answer them.
  */
 export function resultOfIdentity(
   reason: "unknown_key" | "suspended",
   customer: CustomerPolicy | undefined,
   operation: Operation,
   cost: number,
+  by: "key" | "id" = "key",
 ): DecisionResult {
-  const refusal = identityRefusal(reason);
+  const refusal = identityRefusal(reason, by);
   return {
     allowed: false,
     reason,

@@ -1,6 +1,10 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
-import { CLIENT_ADDRESS_HEADER } from "@/lib/route/client-address";
+import {
+  CLIENT_ADDRESS_HEADER,
+  type TrustProxy,
+  trustedForwardedValue,
+} from "@/lib/route/client-address";
 
 /** HOP_BY_HOP are the fields that describe one connection, never forwarded (RFC 9110, 7.6.1). */
 export const HOP_BY_HOP: ReadonlySet<string> = new Set([
@@ -44,14 +48,52 @@ function connectionListed(value: string | string[] | undefined): Set<string> {
 }
 
 /**
+ * Hop is the connection a request came to the gateway on: who connected (`peer`, the socket's
+ * address), whether over TLS, and how many proxies in front of the app are trusted (TRUST_PROXY).
+ */
+export interface Hop {
+  peer: string;
+  encrypted: boolean;
+  trustProxy: TrustProxy;
+}
+
+function listOf(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value.join(",") : value)
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+}
+
+/**
+ * forwardedFields are the X-Forwarded-* fields for the upstream, written as proxies write them.
+ * For: the incoming chain with the peer appended when the peer is a trusted proxy, else the
+ * peer alone (a client's own claim is dropped). Proto: the trusted proxy's (http or https), else
+ * this connection's. Host: the trusted proxy's, else the request's Host.
+ */
+export function forwardedFields(incoming: IncomingHttpHeaders, hop: Hop): OutgoingHttpHeaders {
+  const trusted = hop.trustProxy > 0;
+  const chain = trusted ? listOf(incoming["x-forwarded-for"]) : [];
+  const out: OutgoingHttpHeaders = { "x-forwarded-for": [...chain, hop.peer].join(", ") };
+  const proxyProto = trustedForwardedValue(incoming["x-forwarded-proto"], hop.trustProxy);
+  const proto = proxyProto?.toLowerCase();
+  out["x-forwarded-proto"] =
+    proto === "http" || proto === "https" ? proto : hop.encrypted ? "https" : "http";
+  const host = trustedForwardedValue(incoming["x-forwarded-host"], hop.trustProxy) ?? incoming.host;
+  if (host) out["x-forwarded-host"] = host;
+  return out;
+}
+
+/**
  * upstreamRequestHeaders are the fields forwarded to the upstream: the client's, less the
  * hop-by-hop ones, Authorization, Cookie and any Ratekeeper-* a client sent, plus who the
- * customer is (Ratekeeper-Customer-Id, Ratekeeper-Plan) and X-Forwarded-For/-Host/-Proto.
+ * customer is (Ratekeeper-Customer-Id, Ratekeeper-Plan) and X-Forwarded-For/-Host/-Proto
+ * (see forwardedFields).
  */
 export function upstreamRequestHeaders(
   incoming: IncomingHttpHeaders,
   customer: CustomerPolicy,
-  clientAddress: string,
+  hop: Hop,
 ): OutgoingHttpHeaders {
   const listed = connectionListed(incoming.connection);
   const out: OutgoingHttpHeaders = {};
@@ -63,10 +105,7 @@ export function upstreamRequestHeaders(
   }
   out["ratekeeper-customer-id"] = String(customer.id);
   out["ratekeeper-plan"] = customer.planSlug;
-  out["x-forwarded-for"] = clientAddress;
-  if (incoming.host) out["x-forwarded-host"] = incoming.host;
-  out["x-forwarded-proto"] = "http";
-  return out;
+  return Object.assign(out, forwardedFields(incoming, hop));
 }
 
 /**

@@ -1,17 +1,19 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import https from "node:https";
-import { bearerToken } from "@/lib/policy/api-key";
+import { countOf } from "@/lib/format";
+import type { Logger } from "@/lib/log";
+import { readBearer } from "@/lib/policy/api-key";
 import { decide, identify, type Verdict } from "@/lib/policy/decide";
 import type { Decision } from "@/lib/policy/decision-store";
 import { rateLimitHeaders } from "@/lib/policy/headers";
-import { identityRefusal, missingKey, refusalOf } from "@/lib/policy/refusal";
-import type { CustomerPolicy } from "@/lib/policy/snapshot";
-import { CLIENT_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "@/lib/route/client-address";
+import { authorizationRefusal, identityRefusal, refusalOf } from "@/lib/policy/refusal";
+import type { TrustProxy } from "@/lib/route/client-address";
 import { malformedPath } from "@/lib/route/request-target";
 import { operationOf } from "@/lib/vocabulary";
 import { type PlaneAnswer, problemAnswer, refusalAnswer } from "./answer";
 import type { DecisionRuntime } from "./decision-api";
-import { clientResponseHeaders, upstreamRequestHeaders } from "./gateway-headers";
+import { UpstreamFailures } from "./gateway-failures";
+import { forward } from "./gateway-forward";
 import { writeAnswer } from "./node-io";
 
 /** GATEWAY_PREFIX is the path under which requests go to the upstream (with the prefix taken off). */
@@ -25,6 +27,16 @@ export interface GatewayConfig {
   timeoutMs: number;
   /** maxBodyBytes is the largest request body forwarded (413 over it). */
   maxBodyBytes: number;
+  /**
+   * trustProxy is how many proxies in front of the app to believe (TRUST_PROXY, 0 by default):
+   * behind a trusted one, X-Forwarded-For is appended to and its X-Forwarded-Proto and -Host kept.
+   */
+  trustProxy?: TrustProxy;
+}
+
+/** GatewayRuntime is what the gateway needs of the process: deciding, and a log for failures. */
+export interface GatewayRuntime extends DecisionRuntime {
+  log: Logger;
 }
 
 // A path with a dot segment could climb above the upstream's base path.
@@ -41,16 +53,18 @@ export type Gateway = (request: IncomingMessage, response: ServerResponse) => vo
  * customer's Bearer key, decided as the protected routes decide (GET and HEAD read, others
  * write, one token), and only when admitted forwarded to the upstream, body streamed both ways.
  * Refusals are the protected routes' own. An admitted request has spent its token whatever the
- * upstream then does: 502 when it cannot be reached, 504 when it does not answer in time.
+ * upstream then does: 502 when it cannot be reached, 504 when it does not answer in time; each
+ * such failure is logged once and counted in `ratekeeper_gateway_upstream_errors_total{kind}`.
  */
-export function createGateway(rt: DecisionRuntime, config: GatewayConfig): Gateway {
+export function createGateway(rt: GatewayRuntime, config: GatewayConfig): Gateway {
   const secure = config.upstream.protocol === "https:";
   const agent = secure
     ? new https.Agent({ keepAlive: true, scheduling: "lifo" })
     : new http.Agent({ keepAlive: true, scheduling: "lifo" });
   const basePath = config.upstream.pathname.replace(/\/+$/, "");
 
-  const forwarding = { agent, secure, config };
+  const failures = new UpstreamFailures(rt.log, rt.metrics, config.upstream);
+  const forwarding = { agent, secure, config, failures };
   return (request, response) => {
     const url = request.url ?? "/";
     let rest = url.slice(GATEWAY_PREFIX.length);
@@ -66,12 +80,12 @@ export function createGateway(rt: DecisionRuntime, config: GatewayConfig): Gatew
       );
       return;
     }
-    const key = bearerToken(request.headers.authorization ?? null);
-    if (!key) {
-      writeAnswer(response, refusalAnswer(missingKey()));
+    const bearer = readBearer(request.headers.authorization);
+    if (!bearer.ok) {
+      writeAnswer(response, refusalAnswer(authorizationRefusal(bearer.problem, "API key")));
       return;
     }
-    const identity = identify(rt.policy.snapshot, key);
+    const identity = identify(rt.policy.snapshot, bearer.token);
     if (!identity.ok) {
       writeAnswer(response, refusalAnswer(identityRefusal(identity.reason)));
       return;
@@ -101,118 +115,7 @@ function tooLarge(maxBytes: number, headers: Record<string, string>): PlaneAnswe
   return problemAnswer(
     413,
     "Body too large",
-    { detail: `Send at most ${maxBytes} bytes.` },
+    { detail: `Send at most ${countOf(maxBytes, "byte")}.` },
     headers,
   );
-}
-
-interface Forwarding {
-  customer: CustomerPolicy;
-  verdict: Verdict;
-  path: string;
-  agent: http.Agent;
-  secure: boolean;
-  config: GatewayConfig;
-}
-
-/**
- * forward sends an admitted request to the upstream. Until the upstream's answer starts, a
- * failure is answered here (502, 504, 413 for a body that outgrows the limit on the way);
- * after, the client's connection is cut, as the upstream's was.
- */
-function forward(request: IncomingMessage, response: ServerResponse, f: Forwarding): void {
-  const { upstream, timeoutMs, maxBodyBytes } = f.config;
-  const rateLimit = f.verdict.headers;
-  const clientAddress = String(request.headers[CLIENT_ADDRESS_HEADER] ?? UNKNOWN_ADDRESS);
-  const outgoing = (f.secure ? https : http).request({
-    protocol: upstream.protocol,
-    hostname: upstream.hostname,
-    port: upstream.port || undefined,
-    method: request.method,
-    path: f.path,
-    headers: upstreamRequestHeaders(request.headers, f.customer, clientAddress),
-    agent: f.agent,
-  });
-  let settled = false;
-  /** fail answers the client when nothing of the upstream's answer was sent yet. */
-  const fail = (answer: PlaneAnswer) => {
-    if (settled) return;
-    settled = true;
-    clearTimeout(timer);
-    outgoing.destroy();
-    if (response.headersSent) response.destroy();
-    else writeAnswer(response, answer);
-  };
-  const timer = setTimeout(
-    () =>
-      fail(
-        problemAnswer(
-          504,
-          "Upstream timed out",
-          { detail: `The upstream did not answer within ${timeoutMs} ms.` },
-          rateLimit,
-        ),
-      ),
-    timeoutMs,
-  );
-
-  outgoing.on("response", (answer) => {
-    if (settled) {
-      answer.destroy();
-      return;
-    }
-    settled = true;
-    clearTimeout(timer);
-    // From here on, silence longer than the timeout cuts both connections.
-    outgoing.setTimeout(timeoutMs, () => {
-      answer.destroy();
-      response.destroy();
-    });
-    response.writeHead(
-      answer.statusCode ?? 502,
-      answer.statusMessage,
-      clientResponseHeaders(answer.headers, rateLimit),
-    );
-    answer.pipe(response);
-    answer.on("error", () => response.destroy());
-  });
-  outgoing.on("error", () =>
-    fail(
-      problemAnswer(
-        502,
-        "Upstream unreachable",
-        { detail: "The upstream could not be reached or closed the connection." },
-        rateLimit,
-      ),
-    ),
-  );
-  // The client went away: the upstream need not finish.
-  response.on("close", () => {
-    if (!response.writableFinished) {
-      settled = true;
-      clearTimeout(timer);
-      outgoing.destroy();
-    }
-  });
-
-  let size = 0;
-  request.on("data", (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > maxBodyBytes) {
-      request.pause();
-      fail(
-        problemAnswer(
-          413,
-          "Body too large",
-          { detail: `Send at most ${maxBodyBytes} bytes.` },
-          rateLimit,
-        ),
-      );
-      return;
-    }
-    if (!outgoing.write(chunk)) request.pause();
-  });
-  outgoing.on("drain", () => request.resume());
-  request.on("end", () => outgoing.end());
-  request.on("error", () => outgoing.destroy());
 }

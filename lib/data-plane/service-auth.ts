@@ -1,8 +1,8 @@
 import { hashServiceToken, SERVICE_TOKEN_PREFIX } from "@/lib/auth/service-token";
 import type { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
 import type { Clock } from "@/lib/limiter";
-import { bearerToken } from "@/lib/policy/api-key";
-import { BEARER_CHALLENGE, type Refusal } from "@/lib/policy/refusal";
+import { readBearer } from "@/lib/policy/api-key";
+import { authorizationRefusal, BEARER_CHALLENGE, type Refusal } from "@/lib/policy/refusal";
 import type { PolicySnapshot, ServiceTokenPolicy } from "@/lib/policy/snapshot";
 import type { ServiceTokenRefusal, ServiceTokenScope } from "@/lib/vocabulary";
 
@@ -40,8 +40,9 @@ function unauthorized(
 /**
  * authenticateService finds the live service token of an `Authorization: Bearer rks_…` header in
  * the policy snapshot (by its hash: no database query) and notes its use in memory. A missing,
- * unknown or revoked token is a 401 that touches nothing; a revoked one is named in the refusal
- * (to the caller it reads as unknown, as it did before it was revoked).
+ * unknown or revoked token, or one sent without the Bearer scheme, is a 401 that touches nothing;
+ * a revoked one is named in the refusal (to the caller it reads as unknown, as it did before it
+ * was revoked).
  */
 export function authenticateService(
   snapshot: PolicySnapshot,
@@ -49,14 +50,15 @@ export function authenticateService(
   clock: Clock,
   authorization: string | undefined,
 ): ServiceAuth {
-  const presented = bearerToken(authorization ?? null);
-  if (!presented) {
-    return unauthorized(
-      "missing",
-      "Missing service token",
-      "Send Authorization: Bearer <service token>, created under Service tokens in the dashboard.",
-    );
+  const bearer = readBearer(authorization);
+  if (!bearer.ok) {
+    return {
+      ok: false,
+      refusal: authorizationRefusal(bearer.problem, "service token"),
+      reason: "missing",
+    };
   }
+  const presented = bearer.token;
   if (!presented.startsWith(SERVICE_TOKEN_PREFIX)) {
     return unauthorized(
       "unknown",

@@ -30,3 +30,27 @@ export function bearerToken(header: string | null): string | null {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   return match?.[1] ?? null;
 }
+
+/**
+ * AuthorizationProblem says why an Authorization field carries no Bearer token: there is none
+ * ("missing": no field, a blank one, or the scheme alone), it is another scheme or a bare token
+ * ("not_bearer": `Authorization: rk_…`, `Basic …`), or more than one token follows "Bearer"
+ * ("malformed").
+ */
+export type AuthorizationProblem = "missing" | "not_bearer" | "malformed";
+
+/** BearerRead is an Authorization field read: its Bearer token, or why it has none. */
+export type BearerRead = { ok: true; token: string } | { ok: false; problem: AuthorizationProblem };
+
+/**
+ * readBearer reads an Authorization field for its Bearer token (as `bearerToken` does) and, when
+ * there is none, says why. It is the one place a key or a service token is read from a request:
+ * protect(), the gateway and the decision API all answer its problems alike.
+ */
+export function readBearer(header: string | null | undefined): BearerRead {
+  const token = bearerToken(header ?? null);
+  if (token) return { ok: true, token };
+  const field = (header ?? "").trim();
+  if (field === "" || /^Bearer$/i.test(field)) return { ok: false, problem: "missing" };
+  return { ok: false, problem: /^Bearer[ \t]/i.test(field) ? "malformed" : "not_bearer" };
+}

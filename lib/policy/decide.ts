@@ -1,5 +1,6 @@
 import type { Clock } from "@/lib/limiter";
 import type { Metrics } from "@/lib/metrics";
+import { COST_RULE, isCost } from "@/lib/schemas/cost.schema";
 import type { TrafficLog } from "@/lib/usage/traffic-log";
 import type { UsageRecorder } from "@/lib/usage/usage-counter";
 import type { Operation } from "@/lib/vocabulary";
@@ -93,7 +94,8 @@ function reasonOf(decision: Decision): DecisionReason {
  * gateway, the dashboard's test request) goes through here and maps the reason with `statusOf`,
  * so none can answer differently. It answers at once when the store does (in memory) and with a
  * Promise when the store does (Redis): callers await it, and a batch of in-memory decisions
- * makes no Promise at all.
+ * makes no Promise at all. A cost outside the one cost rule (cost.schema.ts) is the caller's
+ * mistake, a RangeError before anything is taken or counted: every surface validates it first.
  */
 export function decide(
   ctx: DecisionContext,
@@ -102,6 +104,8 @@ export function decide(
   cost: number,
   options: DecideOptions = {},
 ): Verdict | Promise<Verdict> {
+  // Regression: a cost of 1e12 was refused (413) and then counted as tokens requested.
+  if (!isCost(cost)) throw new RangeError(`${COST_RULE}, got ${cost}`);
   const now = ctx.clock.now();
   const input: RequestInput = { customer, operation, now };
   if (options.peek === true) {

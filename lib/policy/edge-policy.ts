@@ -1,3 +1,4 @@
+import { countOf } from "@/lib/format";
 import type { Logger } from "@/lib/log";
 import type { PolicyStore } from "./policy-store";
 import { type RedisSnapshots, type SnapshotStamp, sameStamp } from "./redis-snapshot";
@@ -114,7 +115,7 @@ export class EdgePolicy {
       this.held = { generation: stored.generation, version: stored.version };
       if (first) {
         log.info(
-          `Policy snapshot version ${stored.version} loaded from Redis (${decoded.rows.customers.length} customers): deciding.`,
+          `Policy snapshot version ${stored.version} loaded from Redis (${countOf(decoded.rows.customers.length, "customer")}): deciding.`,
         );
         for (const resolve of this.waiters.splice(0)) resolve();
       }

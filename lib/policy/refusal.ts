@@ -1,3 +1,5 @@
+import { countOf } from "@/lib/format";
+import type { AuthorizationProblem } from "./api-key";
 import type { DecisionReason, Verdict } from "./decide";
 import { policyName } from "./headers";
 
@@ -38,11 +40,73 @@ export function missingKey(): Refusal {
   );
 }
 
-/** identityRefusal answers a key that names no customer (401) or a suspended one (403). */
-export function identityRefusal(reason: "unknown_key" | "suspended"): Refusal {
-  return reason === "unknown_key"
-    ? refusal(401, "Unknown API key", {}, BEARER_CHALLENGE)
-    : refusal(403, "Customer suspended");
+/** Credential is what a Bearer token stands for: a customer's API key, or a service token. */
+export type Credential = "API key" | "service token";
+
+const PLACEHOLDER: Record<Credential, string> = {
+  "API key": "<key>",
+  "service token": "<service token>",
+};
+
+/**
+ * authorizationRefusal is the 401 for an Authorization field with no Bearer token (see
+ * readBearer): missing, another scheme or a bare token ("Use the Bearer scheme"), or malformed.
+ * Every reader of keys and service tokens answers these words.
+ */
+export function authorizationRefusal(
+  problem: AuthorizationProblem,
+  credential: Credential,
+): Refusal {
+  const send = `Send Authorization: Bearer ${PLACEHOLDER[credential]}`;
+  switch (problem) {
+    case "missing":
+      return credential === "API key"
+        ? missingKey()
+        : refusal(
+            401,
+            "Missing service token",
+            { detail: `${send}, created under Service tokens in the dashboard.` },
+            BEARER_CHALLENGE,
+          );
+    case "not_bearer":
+      // Regression: `Authorization: <key>` was answered "Missing API key".
+      return refusal(
+        401,
+        "Use the Bearer scheme",
+        {
+          detail: `${send}: the Authorization field must start with "Bearer " before the ${credential}.`,
+        },
+        BEARER_CHALLENGE,
+      );
+    case "malformed":
+      return refusal(
+        401,
+        "Malformed Authorization field",
+        { detail: `${send}: one ${credential} after "Bearer", and nothing else.` },
+        BEARER_CHALLENGE,
+      );
+  }
+}
+
+/**
+ * identityRefusal answers a customer that cannot be decided for: a key that names none (401
+ * "Unknown API key"), an id that names none (401 "Unknown customer": the decision API's
+ * `customerId`), or a suspended customer (403).
+ */
+export function identityRefusal(
+  reason: "unknown_key" | "suspended",
+  by: "key" | "id" = "key",
+): Refusal {
+  if (reason === "suspended") return refusal(403, "Customer suspended");
+  // Regression: an unknown customerId was answered "Unknown API key", though no key was sent.
+  return by === "id"
+    ? refusal(
+        401,
+        "Unknown customer",
+        { detail: "No customer has this customerId." },
+        BEARER_CHALLENGE,
+      )
+    : refusal(401, "Unknown API key", {}, BEARER_CHALLENGE);
 }
 
 const REFUSED: ReadonlySet<DecisionReason> = new Set([
@@ -53,7 +117,8 @@ const REFUSED: ReadonlySet<DecisionReason> = new Set([
 
 /**
  * refusalOf is the answer to a refused decision (429, 413 or 503, with the RateLimit fields),
- * or null when the request was admitted. The protected routes and every other caller send it as is.
+ * or null when the request was admitted. The 429 and the 413 name the policies that refused in
+ * `violated-policies`, as `RateLimit-Policy` names them. The protected routes and every other caller send it as is.
  */
 export function refusalOf(verdict: Verdict): Refusal | null {
   if (!REFUSED.has(verdict.reason)) return null;
@@ -70,11 +135,16 @@ export function refusalOf(verdict: Verdict): Refusal | null {
     );
   }
   if (verdict.reason === "cost_exceeds_limit") {
+    // Regression: the 413 named no policy. These are the limits whose full bucket holds less.
+    const violated = decision.details.buckets
+      .filter((bucket) => bucket.limit.count < cost)
+      .map((bucket) => policyName(operation, bucket.limit));
     return refusal(
       413,
       "Request exceeds the plan's limit",
       {
-        detail: `This request costs ${cost} tokens, more than a limit of the plan allows at once.`,
+        detail: `This request costs ${countOf(cost, "token")}, more than a limit of the plan allows at once: ${violated.join(", ")}.`,
+        "violated-policies": violated,
       },
       headers,
     );

@@ -46,8 +46,8 @@ export function trustedForwardedValue(
   return hops[Math.max(0, hops.length - trustProxy)];
 }
 
-/** normalizeAddress drops IPv4-mapped IPv6 prefixes so one client has one address. */
-function normalizeAddress(address: string | undefined): string {
+/** normalizeAddress drops IPv4-mapped IPv6 prefixes so one client has one address ("unknown" for none). */
+export function normalizeAddress(address: string | undefined): string {
   if (!address) return UNKNOWN_ADDRESS;
   return address.startsWith("::ffff:") && address.includes(".") ? address.slice(7) : address;
 }

@@ -1,11 +1,12 @@
 import type { z } from "zod";
-import { notFound, parseBody, parseQuery } from "@/lib/http";
-import { bearerToken } from "@/lib/policy/api-key";
+import { invalid, notFound, parseBody, parseQuery } from "@/lib/http";
+import { readBearer } from "@/lib/policy/api-key";
 import { decide, identify } from "@/lib/policy/decide";
 import { rateLimitHeaders } from "@/lib/policy/headers";
-import { identityRefusal, missingKey, refusalOf } from "@/lib/policy/refusal";
+import { authorizationRefusal, identityRefusal, refusalOf } from "@/lib/policy/refusal";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import { getRuntime, type Runtime } from "@/lib/runtime";
+import { COST_RULE, isCost } from "@/lib/schemas/cost.schema";
 import { operationOf } from "@/lib/vocabulary";
 import { answer, withHeaders } from "./answer";
 import { guarded, internalError } from "./guarded";
@@ -22,7 +23,7 @@ export interface ProtectedContext<B, P, Q = undefined> {
 
 /**
  * ProtectOptions: schemas for the path parameters, the query and the body (all validated before
- * deciding) and a cost derived from the body.
+ * deciding) and a cost derived from the body, under the one cost rule (cost.schema.ts).
  */
 export interface ProtectOptions<
   S extends z.ZodType | undefined,
@@ -75,11 +76,12 @@ async function parseInput<
 
 /**
  * protect wraps a route handler with the customer's rate limit: it authenticates the Bearer key
- * against the policy snapshot (401 missing or unknown, 403 suspended: neither consumes), validates
+ * against the policy snapshot (401 missing, not Bearer or unknown, 403 suspended: none consumes), validates
  * the path parameters (404 when they name nothing), the query and the body (400 with field
- * errors); none of these refusals consumes. It then decides through the
- * app's one decision path (`decide`) for the method's operation, `cost` tokens (default 1), all
- * or nothing. Every answer after authentication carries the RateLimit fields; refusals are
+ * errors); none of these refusals consumes. A body whose cost breaks the one cost rule (a whole
+ * number from 1 to MAX_COST) is a 400 at `cost` that consumes nothing either. It then decides
+ * through the app's one decision path (`decide`) for the method's operation, `cost` tokens
+ * (default 1), all or nothing. Every answer after authentication carries the RateLimit fields; refusals are
  * `refusalOf`'s; an unexpected failure is a 500 problem with the cause logged.
  */
 export function protect<
@@ -93,24 +95,28 @@ export function protect<
   return guarded(
     async (request: Request, route?: { params: Promise<unknown> }): Promise<Response> => {
       const runtime = getRuntime();
-      const token = bearerToken(request.headers.get("authorization"));
-      if (!token) return answer(missingKey());
-      const identity = identify(runtime.policy.snapshot, token);
+      const bearer = readBearer(request.headers.get("authorization"));
+      if (!bearer.ok) return answer(authorizationRefusal(bearer.problem, "API key"));
+      const identity = identify(runtime.policy.snapshot, bearer.token);
       if (!identity.ok) return answer(identityRefusal(identity.reason));
       const { customer } = identity;
 
       const operation = operationOf(request.method);
-      const input = await parseInput(request, route, options);
-      if (!input.ok) {
+      const refuse = async (response: Response) => {
         const peeked = await runtime.decisions.peek({
           customer,
           operation,
           now: runtime.clock.now(),
         });
-        return withHeaders(input.response, rateLimitHeaders(operation, peeked.details));
-      }
+        return withHeaders(response, rateLimitHeaders(operation, peeked.details));
+      };
+      const input = await parseInput(request, route, options);
+      if (!input.ok) return refuse(input.response);
       const { body, query, params } = input;
       const cost = options.cost ? options.cost(body) : 1;
+      if (!isCost(cost)) {
+        return refuse(invalid({ cost: [`${COST_RULE}; this request would cost ${cost}`] }));
+      }
       const verdict = await decide(runtime, customer, operation, cost);
       const refused = refusalOf(verdict);
       if (refused) return answer(refused);

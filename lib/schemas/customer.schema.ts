@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CUSTOMER_STATUSES, OPERATIONS } from "@/lib/vocabulary";
+import { costSchema } from "./cost.schema";
 import { overrideLimitsSchema } from "./limit.schema";
 import { plainText } from "./text.schema";
 
@@ -34,16 +35,14 @@ export const overrideSchema = z
   })
   .strict();
 
-/** testRequestSchema asks for one real decision for a customer, as the API would make it. */
+/**
+ * testRequestSchema asks for one real decision for a customer, as the API would make it: the
+ * operation and a cost under the one cost rule (cost.schema.ts), 1 by default.
+ */
 export const testRequestSchema = z
   .object({
     operation: z.enum(OPERATIONS),
-    cost: z
-      .number()
-      .int()
-      .min(0, "Cost must be 0 or more")
-      .max(1_000_000, "Cost is too large")
-      .default(1),
+    cost: costSchema.default(1),
   })
   .strict();
 

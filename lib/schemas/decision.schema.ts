@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { OPERATIONS } from "@/lib/vocabulary";
+import { costSchema } from "./cost.schema";
 
 /** MAX_BATCH_DECISIONS is the most decisions one batch may ask for: 1,000. */
 export const MAX_BATCH_DECISIONS = 1_000;
 
 /**
  * decisionRequestSchema is one decision asked of the decision API: the customer by API `key` or
- * by `customerId` (exactly one), the `operation`, a `cost` in tokens (a positive safe integer,
- * 1 by default) and `peek` (decide without taking, false by default).
+ * by `customerId` (exactly one), the `operation`, a `cost` in tokens (a whole number from 1 to
+ * MAX_COST, 1 by default: see cost.schema.ts) and `peek` (decide without taking, false by default).
  */
 export const decisionRequestSchema = z
   .object(
@@ -23,11 +24,7 @@ export const decisionRequestSchema = z
         .positive("customerId must be positive")
         .optional(),
       operation: z.enum(OPERATIONS, { error: "operation must be read or write" }),
-      cost: z
-        .number({ error: "cost must be a number" })
-        .int("cost must be a whole number (a safe integer)")
-        .positive("cost must be positive")
-        .default(1),
+      cost: costSchema.default(1),
       peek: z.boolean({ error: "peek must be true or false" }).default(false),
     },
     { error: "Send a JSON object" },

@@ -1,4 +1,5 @@
 import { type Clock, Limiter, limit } from "@/lib/limiter";
+import { COST_RULE, isCost } from "@/lib/schemas/cost.schema";
 import type { LimitShape } from "@/lib/vocabulary";
 import { type Pattern, spanMsOf, timestampsOf } from "./pattern";
 
@@ -31,7 +32,8 @@ export interface SimulationResult {
 /**
  * runSimulation replays requests at the given offsets (ms; any order) through a fresh
  * `Limiter` from lib/limiter with the given limits, on a simulated clock that starts at 0 with
- * every bucket full. Offsets must not be negative (a RangeError otherwise). Each request takes `cost` tokens (a whole number, 0 or more). The limit
+ * every bucket full. Offsets must not be negative (a RangeError otherwise). Each request takes
+ * `cost` tokens, under the server's one cost rule (cost.schema.ts; a RangeError otherwise). The limit
  * arithmetic is the limiter's own: nothing here re-derives it. `spanMs` extends the seconds
  * reported past the last request (a pattern's quiet tail).
  */
@@ -41,6 +43,7 @@ export function runSimulation(
   cost = 1,
   spanMs = 0,
 ): SimulationResult {
+  if (!isCost(cost)) throw new RangeError(`${COST_RULE}, got ${cost}`);
   let now = 0;
   const clock: Clock = { now: () => now };
   const limiter = new Limiter(

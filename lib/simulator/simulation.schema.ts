@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { costSchema } from "@/lib/schemas/cost.schema";
 import { limitRowSchema } from "@/lib/schemas/limit.schema";
 import { MAX_SIMULATED_REQUESTS, MAX_SIMULATED_SECONDS, requestCount } from "./pattern";
 
@@ -66,15 +67,14 @@ export const simulatedPatternSchema = z
     }
   });
 
-/** simulationSchema is a whole simulation: limits (none means unlimited), pattern and cost. */
+/**
+ * simulationSchema is a whole simulation: limits (none means unlimited), pattern and cost (under
+ * the one cost rule, cost.schema.ts, as the server decides it).
+ */
 export const simulationSchema = z.object({
   limits: z.array(limitRowSchema.omit({ operation: true }).strict()).max(20, "At most 20 limits"),
   pattern: simulatedPatternSchema,
-  cost: z
-    .number({ error: "Enter a cost" })
-    .int("Cost must be a whole number")
-    .min(0, "Cost must be 0 or more")
-    .max(1_000_000, "Cost is too large"),
+  cost: costSchema,
 });
 
 /** SimulationInput is a validated simulation. */

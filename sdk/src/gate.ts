@@ -21,7 +21,7 @@ export type CustomerIdentity = string | CustomerRef | null | undefined;
  * - `identify` finds the customer (default: the key of `Authorization: Bearer <key>`);
  * - `operation` is "read" or "write", or a function choosing one (default: GET and HEAD read,
  *   every other method writes);
- * - `cost` prices the request in tokens, a positive safe integer (default 1).
+ * - `cost` prices the request in tokens, a whole number from 1 to MAX_COST (default 1).
  * An error thrown by these functions is the application's and goes to its error handling.
  */
 export interface RateLimitOptions<Req> {

@@ -20,7 +20,7 @@ export {
 } from "./gate.js";
 export type { MisconfiguredDecision, OnMisconfigured } from "./misconfigured.js";
 export { type Logger, MISCONFIGURED_LOG_INTERVAL_MS } from "./reporter.js";
-export { MAX_BATCH, MAX_KEY_LENGTH } from "./requests.js";
+export { COST_RULE, MAX_BATCH, MAX_COST, MAX_KEY_LENGTH } from "./requests.js";
 export type { AbortAfter, FetchLike } from "./transport.js";
 export {
   type BatchDecisionRequest,

@@ -11,6 +11,21 @@ export const MAX_KEY_LENGTH = 256;
 /** MAX_BATCH is how many decisions one call to the batch endpoint may carry. */
 export const MAX_BATCH = 1000;
 
+/**
+ * MAX_COST is the most tokens one request may cost: 1,000,000, the largest count a limit may have
+ * on the server, so a dearer request could pass no bucket. It mirrors the server's one cost rule
+ * (lib/schemas/cost.schema.ts in Ratekeeper's repository); a test holds the two equal.
+ */
+export const MAX_COST = 1_000_000;
+
+/** COST_RULE is the cost rule in the server's words: a cost out of it is a RangeError saying so. */
+export const COST_RULE = `Cost must be a whole number from 1 to ${MAX_COST.toLocaleString("en-US")}`;
+
+/** isCost reports whether `value` is a whole number from 1 to MAX_COST. */
+export function isCost(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_COST;
+}
+
 /** WireRequest is a DecisionRequest with only the fields the decision API knows, ready to send. */
 export type WireRequest = Record<string, unknown>;
 
@@ -27,7 +42,7 @@ function isPositiveSafeInteger(value: unknown): value is number {
 /**
  * wireRequest checks a DecisionRequest and returns the body to send, with only the fields the
  * decision API knows. A malformed request is the application's mistake, so it throws: a
- * TypeError for a wrong shape or type, a RangeError for a cost or id out of range.
+ * TypeError for a wrong shape or type, a RangeError for a cost (see COST_RULE) or id out of range.
  */
 export function wireRequest(request: DecisionRequest): WireRequest {
   if (typeof request !== "object" || request === null) {
@@ -54,7 +69,7 @@ export function wireRequest(request: DecisionRequest): WireRequest {
   }
   body.operation = operation;
   if (cost !== undefined) {
-    if (!isPositiveSafeInteger(cost)) throw new RangeError("cost must be a positive safe integer");
+    if (!isCost(cost)) throw new RangeError(`${COST_RULE}, got ${String(cost)}`);
     body.cost = cost;
   }
   if (peek !== undefined) {

@@ -31,7 +31,7 @@ export type CustomerRef = { key: string; customerId?: never } | { customerId: nu
 
 /**
  * DecisionRequest is one question to the decision API: may this customer do `operation` now,
- * at a price of `cost` tokens (a positive safe integer, 1 by default)? With `peek: true` the
+ * at a price of `cost` tokens (a whole number from 1 to MAX_COST, 1 by default)? With `peek: true` the
  * answer is computed without taking any tokens.
  */
 export type DecisionRequest = CustomerRef & {

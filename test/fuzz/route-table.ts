@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { MAX_COST } from "@/lib/schemas/cost.schema";
 import { encodeCursor } from "@/lib/schemas/list.schema";
 import {
   AUDIT_ACTIONS,
@@ -61,6 +62,8 @@ const planId = fc.integer({ min: 1, max: 6 });
 const count = fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constant(1_000_000));
 const periodMs = fc.oneof(fc.integer({ min: 1, max: 86_400_000 }), fc.constant(2_592_000_000));
 const limitShape = fc.record({ count, periodMs });
+/** cost is a cost under the one cost rule: small ones, and the ceiling. */
+const cost = fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constant(MAX_COST));
 const limitRow = fc.record({ operation: fc.constantFrom(...OPERATIONS), count, periodMs });
 const item = fc.record(
   { name, quantity: fc.integer({ min: 0, max: 1_000 }) },
@@ -142,7 +145,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   "POST /api/admin/customers/[id]/rotate-key": { body: NO_BODY },
   "POST /api/admin/customers/[id]/test-request": {
     body: fc.record(
-      { operation: fc.constantFrom(...OPERATIONS), cost: fc.integer({ min: 0, max: 5 }) },
+      { operation: fc.constantFrom(...OPERATIONS), cost },
       { requiredKeys: ["operation"] },
     ),
   },
@@ -222,7 +225,7 @@ export const ROUTES: Record<string, RouteSpec> = {
         {
           key: fc.string({ maxLength: 40 }),
           operation: fc.constantFrom(...OPERATIONS),
-          cost: fc.integer({ min: 1, max: 5 }),
+          cost,
           peek: fc.boolean(),
         },
         { requiredKeys: ["key", "operation"] },

@@ -188,3 +188,19 @@ describe("parseEnv: the gateway", () => {
     expect(() => parseEnv(source)).toThrow(message);
   });
 });
+
+describe("RATEKEEPER_DEMO", () => {
+  it("is on by default, for the quick start, and can be turned off for a production install", () => {
+    expect(parseEnv({}).RATEKEEPER_DEMO).toBe("on");
+    expect(parseEnv({ RATEKEEPER_DEMO: "on" }).RATEKEEPER_DEMO).toBe("on");
+    expect(parseEnv({ RATEKEEPER_DEMO: "off" }).RATEKEEPER_DEMO).toBe("off");
+  });
+
+  it("refuses any other value, loudly, naming the variable and its values", () => {
+    for (const value of ["yes", "false", "OFF", "0", ""]) {
+      expect(() => parseEnv({ RATEKEEPER_DEMO: value }), value).toThrow(
+        /RATEKEEPER_DEMO: RATEKEEPER_DEMO must be on .* or off \(a production install: neither\)/,
+      );
+    }
+  });
+});

@@ -102,9 +102,11 @@ describe("@ratekeeper/client as published", () => {
     );
     expect(JSON.parse(stdout)).toEqual({
       exports: [
+        "COST_RULE",
         "DECISION_REASONS",
         "DEFAULT_TIMEOUT_MS",
         "MAX_BATCH",
+        "MAX_COST",
         "MAX_KEY_LENGTH",
         "MISCONFIGURED_LOG_INTERVAL_MS",
         "OPERATIONS",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_COST } from "@/lib/schemas/cost.schema";
 import { runSimulation, simulate } from "@/lib/simulator/simulate";
 
 const perSecond = (count: number) => ({ count, periodMs: 1_000 });
@@ -84,13 +85,21 @@ describe("simulate: known patterns against hand arithmetic", () => {
     ]);
   });
 
-  it("a cost above a limit's count never passes; a cost of 0 always does", () => {
+  it("a cost above a limit's count never passes", () => {
     const pattern = { kind: "steady", ratePerSecond: 4, seconds: 2 } as const;
     expect(simulate([perSecond(10)], pattern, 11).totals).toMatchObject({
       allowed: 0,
       denied: 8,
     });
-    expect(simulate([perSecond(1)], pattern, 0).totals).toMatchObject({ allowed: 8, denied: 0 });
+  });
+
+  it("refuses a cost outside the server's cost rule with a RangeError, as decide does", () => {
+    const pattern = { kind: "steady", ratePerSecond: 4, seconds: 2 } as const;
+    // Regression: a cost of 0 passed every request, where the server refuses such a cost.
+    for (const cost of [0, -1, 1.5, MAX_COST + 1]) {
+      expect(() => simulate([perSecond(1)], pattern, cost)).toThrow(RangeError);
+    }
+    expect(simulate([], pattern, MAX_COST).totals).toMatchObject({ allowed: 8, denied: 0 });
   });
 
   it("no limits allow everything", () => {

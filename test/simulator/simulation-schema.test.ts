@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_COST } from "@/lib/schemas/cost.schema";
 import { simulationSchema } from "@/lib/simulator/simulation.schema";
 
 const pathsOf = (input: unknown) => {
@@ -10,7 +11,14 @@ describe("simulationSchema", () => {
   it("accepts a plain simulation, and no limits at all", () => {
     const pattern = { kind: "steady", ratePerSecond: 20, seconds: 5 };
     expect(pathsOf({ limits: [{ count: 10, periodMs: 1000 }], pattern, cost: 1 })).toEqual([]);
-    expect(pathsOf({ limits: [], pattern, cost: 0 })).toEqual([]);
+    expect(pathsOf({ limits: [], pattern, cost: MAX_COST })).toEqual([]);
+  });
+
+  it("takes the server's cost rule: a cost of 0 or over MAX_COST is refused at cost", () => {
+    const pattern = { kind: "steady", ratePerSecond: 20, seconds: 5 };
+    // Regression: the simulator accepted a cost of 0, which every decision refuses.
+    expect(pathsOf({ limits: [], pattern, cost: 0 })).toEqual(["cost"]);
+    expect(pathsOf({ limits: [], pattern, cost: MAX_COST + 1 })).toEqual(["cost"]);
   });
 
   it("puts errors at the fields", () => {

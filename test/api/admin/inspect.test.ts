@@ -7,6 +7,7 @@ import { GET as traffic } from "@/app/api/admin/traffic/route";
 import { POST as createItemsBulk } from "@/app/api/v1/items/bulk/route";
 import { POST as createItem, GET as listItems } from "@/app/api/v1/items/route";
 import { replaceOverride } from "@/db/queries/customers";
+import { COST_RULE, MAX_COST } from "@/lib/schemas/cost.schema";
 import { api, createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { adminRequest, params, signIn } from "./admin-support";
 
@@ -187,6 +188,19 @@ describe("test requests and reset", () => {
       expect(Object.keys((await res.json()).errors)).toContain(field);
     }
     expect(t.runtime.limiter.size).toBe(0);
+  });
+
+  // Regression: the test request took a cost of 0 and refused 1e9 as "Cost is too large", where
+  // the API refused 0 and took 1e12: now one rule, in the same words.
+  it("takes the one cost rule: 0 and over MAX_COST are 400 in its words, MAX_COST is decided", async () => {
+    for (const cost of [0, MAX_COST + 1, 1e9]) {
+      const res = await send({ operation: "read", cost });
+      expect(res.status).toBe(400);
+      expect((await res.json()).errors).toEqual({ cost: [COST_RULE] });
+    }
+    expect(t.runtime.limiter.size).toBe(0);
+    const atCeiling = await (await send({ operation: "read", cost: MAX_COST })).json();
+    expect(atCeiling).toMatchObject({ status: 413, reason: "cost_exceeds_limit" });
   });
 });
 

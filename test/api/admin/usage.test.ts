@@ -5,6 +5,7 @@ import { GET as plans } from "@/app/api/admin/usage/plans/route";
 import { GET as usage } from "@/app/api/admin/usage/route";
 import { GET as top } from "@/app/api/admin/usage/top/route";
 import { GET as csv } from "@/app/api/admin/usage.csv/route";
+import { usageSeries } from "@/lib/admin/usage";
 import { decide } from "@/lib/policy/decide";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import { DAY_MS, HOUR_MS, MINUTE_MS } from "@/lib/usage/time";
@@ -99,6 +100,18 @@ describe("the usage API", () => {
     const auto = await body("/api/admin/usage", week);
     expect(auto).toMatchObject({ granularity: "hour", stepMs: HOUR_MS });
     expect(auto.series[0].points).toHaveLength(72);
+  });
+
+  // Regression: with USAGE_MINUTE_RETENTION_DAYS=1 the refusal said "kept 1 days".
+  it("says how long minute rows are kept in words that count them", () => {
+    const settings = { ...t.runtime.usage.settings, minuteRetentionDays: 1 };
+    const ctx = { ...t.runtime, usage: { settings } };
+    const now = t.clock.now();
+    const refused = usageSeries(ctx, { from: now - 2 * DAY_MS, to: now, granularity: "minute" });
+    expect(refused).toMatchObject({
+      ok: false,
+      errors: { granularity: ["Minute rows are kept 1 day: choose hour or day, or a later from"] },
+    });
   });
 
   it("serves series per operation and totals, filtered by customer, plan and operation", async () => {

@@ -5,6 +5,7 @@ import {
   type PatternDraft,
   simulationOfDraft,
 } from "@/components/simulator/pattern-draft";
+import { COST_RULE } from "@/lib/schemas/cost.schema";
 
 const limits = [{ count: "10", amount: "1", unit: "s" as const }];
 const draft = (change: Partial<PatternDraft>): PatternDraft => ({
@@ -61,7 +62,7 @@ describe("simulationOfDraft", () => {
         "limits.0.count": "Count must be a number",
         "pattern.ratePerSecond": "Rate must be more than 0",
         "pattern.seconds": "Enter a number of seconds",
-        cost: "Cost must be 0 or more",
+        cost: COST_RULE,
       },
     });
     expect(

@@ -155,7 +155,12 @@ describe("the decision API", () => {
       reason: "cost_exceeds_limit",
       status: 413,
       retryAfterMs: null,
-      problem: { status: 413, title: "Request exceeds the plan's limit" },
+      problem: {
+        status: 413,
+        title: "Request exceeds the plan's limit",
+        // Only the limit whose full bucket holds less than the cost: 100 a minute would do.
+        "violated-policies": ["read-5-per-1s"],
+      },
     });
     expect(body.headers["Retry-After"]).toBeUndefined();
     // Nothing was taken.
@@ -164,11 +169,19 @@ describe("the decision API", () => {
     });
   });
 
-  it("answers an unknown key or id with 200 and unknown_key: what to send is the 401", async () => {
-    for (const body of [
-      { key: "rk_nobody", operation: "read" },
-      { customerId: 99_999, operation: "write" },
-    ]) {
+  // Regression: an unknown customerId was answered "Unknown API key", though no key was sent.
+  it("answers an unknown key or id with 200 and unknown_key: what to send is the 401, in its words", async () => {
+    const unknownKey = { type: "about:blank", title: "Unknown API key", status: 401 };
+    const unknownCustomer = {
+      type: "about:blank",
+      title: "Unknown customer",
+      status: 401,
+      detail: "No customer has this customerId.",
+    };
+    for (const [body, problem] of [
+      [{ key: "rk_nobody", operation: "read" }, unknownKey],
+      [{ customerId: 99_999, operation: "write" }, unknownCustomer],
+    ] as const) {
       const res = await decide(body);
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({
@@ -183,7 +196,7 @@ describe("the decision API", () => {
         resetAfterMs: null,
         retryAfterMs: null,
         headers: { "WWW-Authenticate": 'Bearer realm="ratekeeper"' },
-        problem: { type: "about:blank", title: "Unknown API key", status: 401 },
+        problem,
       });
     }
   });

@@ -47,7 +47,13 @@ describe("the data plane under arbitrary input", () => {
       res.end("ok");
     });
     server = await startDataPlane(t.runtime, {
-      gateway: { upstream: new URL(upstream.url), timeoutMs: 5_000, maxBodyBytes: 2_000 },
+      gateway: {
+        upstream: new URL(upstream.url),
+        timeoutMs: 5_000,
+        maxBodyBytes: 2_000,
+        // Behind a trusted proxy the gateway reads the X-Forwarded-* fields a client may forge.
+        trustProxy: 1,
+      },
     });
     decideToken = serviceToken(t.runtime, ["decide"]).token;
     peekToken = serviceToken(t.runtime, ["peek"], "peeker").token;
@@ -137,10 +143,18 @@ describe("the data plane under arbitrary input", () => {
         { arbitrary: safeText, weight: 1 },
       ),
       body,
+      forwarded: fc.record(
+        {
+          "x-forwarded-for": fc.oneof(safeText, fc.constant("203.0.113.9, ::1, ,")),
+          "x-forwarded-proto": fc.oneof(safeText, fc.constantFrom("https", "HTTP", "")),
+          "x-forwarded-host": safeText,
+        },
+        { requiredKeys: [] },
+      ),
     });
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
-        const headers: Record<string, string> = {};
+        const headers: Record<string, string> = { ...r.forwarded };
         if (r.authorization === "decide") headers.authorization = `Bearer ${decideToken}`;
         else if (r.authorization === "peek") headers.authorization = `Bearer ${peekToken}`;
         else if (r.authorization === "customer") headers.authorization = `Bearer ${t.demoKey}`;

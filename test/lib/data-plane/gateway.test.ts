@@ -1,6 +1,9 @@
 import http from "node:http";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { GET as metricsRoute } from "@/app/api/metrics/route";
+import { gatewayStartLine } from "@/lib/data-plane/data-plane";
 import type { GatewayConfig } from "@/lib/data-plane/gateway";
+import { forwardedFields } from "@/lib/data-plane/gateway-headers";
 import type { Operation } from "@/lib/vocabulary";
 import { type DataPlaneServer, startDataPlane } from "../../support/data-plane";
 import { createTestRuntime, type TestCustomer, type TestRuntime } from "../../support/runtime";
@@ -41,6 +44,7 @@ describe("the gateway", () => {
         upstream: new URL(`${upstream.url}${config.path ?? ""}`),
         timeoutMs: config.timeoutMs ?? 5_000,
         maxBodyBytes: config.maxBodyBytes ?? 10 * 1024 * 1024,
+        trustProxy: config.trustProxy ?? 0,
       },
     });
     return `${server.url}/gw`;
@@ -64,6 +68,20 @@ describe("the gateway", () => {
       req.end();
     });
   }
+
+  /** upstreamErrors reads ratekeeper_gateway_upstream_errors_total by kind, as /api/metrics serves it. */
+  async function upstreamErrors(): Promise<Record<string, number>> {
+    const text = await (await metricsRoute()).text();
+    const counts: Record<string, number> = {};
+    for (const m of text.matchAll(
+      /^ratekeeper_gateway_upstream_errors_total\{kind="(\w+)"\} (\d+)$/gm,
+    )) {
+      counts[m[1] as string] = Number(m[2]);
+    }
+    return counts;
+  }
+
+  const failureLines = () => t.lines.filter((line) => line.startsWith("Gateway: upstream"));
 
   function remaining(operation: Operation): number {
     const policy = t.runtime.policy.snapshot.byId.get(customer.id);
@@ -184,6 +202,25 @@ describe("the gateway", () => {
     expect(remaining("read")).toBe(5);
   });
 
+  // Regression: `Authorization: <key>` was answered "Missing API key".
+  it("answers a key sent without the Bearer scheme with a 401 saying to use it", async () => {
+    const gw = await start();
+    for (const authorization of [customer.key, `Basic ${customer.key}`]) {
+      const res = await fetch(`${gw}/items`, { headers: { authorization } });
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toBe('Bearer realm="ratekeeper"');
+      expect(await res.json()).toEqual({
+        type: "about:blank",
+        title: "Use the Bearer scheme",
+        status: 401,
+        detail:
+          'Send Authorization: Bearer <key>: the Authorization field must start with "Bearer " before the API key.',
+      });
+    }
+    expect(upstream?.started()).toBe(0);
+    expect(remaining("read")).toBe(5);
+  });
+
   it("streams the upstream's answer as it comes", async () => {
     let finish: () => void = () => {};
     const gw = await start((_req, res) => {
@@ -272,7 +309,7 @@ describe("the gateway", () => {
     });
     expect(res.status).toBe(413);
     expect(res.headers.get("ratelimit")).toBe('"write-3-per-1h";r=3;t=0');
-    expect(await res.json()).toMatchObject({ status: 413, detail: "Send at most 1000 bytes." });
+    expect(await res.json()).toMatchObject({ status: 413, detail: "Send at most 1,000 bytes." });
     expect(upstream?.started()).toBe(0);
     expect(remaining("write")).toBe(3);
     // At the limit, it goes through.
@@ -325,5 +362,173 @@ describe("the gateway", () => {
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ title: "Gateway not configured" });
     expect(remaining("read")).toBe(5);
+  });
+
+  // Regression: X-Forwarded-For replaced the incoming chain even behind a trusted proxy, and
+  // X-Forwarded-Proto was always http.
+  it("appends the peer to X-Forwarded-For behind a trusted proxy and keeps its Proto and Host", async () => {
+    await start(undefined, { trustProxy: 1 });
+    const res = await raw("/gw/items", {
+      ...auth(),
+      host: "gateway.internal:3000",
+      "x-forwarded-for": "203.0.113.9, 198.51.100.4",
+      "x-forwarded-proto": "https",
+      "x-forwarded-host": "api.example.com",
+    });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).headers).toMatchObject({
+      "x-forwarded-for": "203.0.113.9, 198.51.100.4, 127.0.0.1",
+      "x-forwarded-proto": "https",
+      "x-forwarded-host": "api.example.com",
+    });
+  });
+
+  it("sets X-Forwarded-* from the connection when no proxy is trusted, whatever a client claims", async () => {
+    await start();
+    const res = await raw("/gw/items", {
+      ...auth(),
+      host: "gateway.internal:3000",
+      "x-forwarded-for": "6.6.6.6",
+      "x-forwarded-proto": "https",
+      "x-forwarded-host": "evil.example",
+    });
+    expect(JSON.parse(res.body).headers).toMatchObject({
+      "x-forwarded-for": "127.0.0.1",
+      "x-forwarded-proto": "http",
+      "x-forwarded-host": "gateway.internal:3000",
+    });
+  });
+
+  it("writes X-Forwarded-Proto from a TLS connection, and only http or https from a proxy", () => {
+    const hop = { peer: "10.0.0.2", encrypted: true, trustProxy: 0 };
+    expect(forwardedFields({ host: "a.example" }, hop)).toEqual({
+      "x-forwarded-for": "10.0.0.2",
+      "x-forwarded-proto": "https",
+      "x-forwarded-host": "a.example",
+    });
+    const behind = { peer: "10.0.0.2", encrypted: false, trustProxy: 1 };
+    expect(forwardedFields({ "x-forwarded-proto": "HTTPS" }, behind)["x-forwarded-proto"]).toBe(
+      "https",
+    );
+    expect(forwardedFields({ "x-forwarded-proto": "gopher" }, behind)["x-forwarded-proto"]).toBe(
+      "http",
+    );
+    // Two trusted proxies: the outer one's Proto, not a client's claim further left.
+    const two = { peer: "10.0.0.2", encrypted: false, trustProxy: 2 };
+    expect(
+      forwardedFields(
+        { "x-forwarded-proto": "http, https, http", "x-forwarded-for": ["1.1.1.1", "2.2.2.2"] },
+        two,
+      ),
+    ).toEqual({ "x-forwarded-for": "1.1.1.1, 2.2.2.2, 10.0.0.2", "x-forwarded-proto": "https" });
+  });
+
+  it("exports every kind of upstream error from the start, at 0", async () => {
+    await start();
+    expect(await upstreamErrors()).toEqual({
+      connect: 0,
+      timeout: 0,
+      reset: 0,
+      tls: 0,
+      protocol: 0,
+      other: 0,
+    });
+  });
+
+  // Regression: a 502 or a 504 left no log line and no metric.
+  it("logs one line and counts kind=connect for each request to an upstream it cannot reach", async () => {
+    const gw = await start();
+    const port = upstream?.port;
+    await upstream?.close();
+    upstream = undefined;
+    for (let i = 0; i < 2; i++) {
+      expect((await fetch(`${gw}/items?secret=1`, { headers: auth() })).status).toBe(502);
+    }
+    expect(await upstreamErrors()).toMatchObject({ connect: 2, timeout: 0, reset: 0 });
+    expect(failureLines()).toEqual([
+      `Gateway: upstream connect error (ECONNREFUSED) on GET http://127.0.0.1:${port}/items for customer ${customer.id}; answered 502.`,
+      `Gateway: upstream connect error (ECONNREFUSED) on GET http://127.0.0.1:${port}/items for customer ${customer.id}; answered 502.`,
+    ]);
+  });
+
+  it("logs and counts kind=timeout for an upstream that does not answer in time", async () => {
+    const held: http.ServerResponse[] = [];
+    const gw = await start((_req, res) => void held.push(res), { timeoutMs: 80 });
+    expect((await fetch(`${gw}/slow`, { headers: auth() })).status).toBe(504);
+    expect(await upstreamErrors()).toMatchObject({ timeout: 1, connect: 0 });
+    expect(failureLines()).toEqual([
+      expect.stringMatching(
+        /^Gateway: upstream timeout error \(no answer within 80 ms\) on GET .*\/slow .*; answered 504\.$/,
+      ),
+    ]);
+  });
+
+  it("logs and counts kind=reset for an upstream that cuts the connection, before or during its answer", async () => {
+    const gw = await start((req, res) => {
+      if (req.url === "/cut-early") req.socket.destroy();
+      else {
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.write("half an answer");
+        setImmediate(() => req.socket.destroy());
+      }
+    });
+    expect((await fetch(`${gw}/cut-early`, { headers: auth() })).status).toBe(502);
+    const cut = await new Promise<string>((resolve) => {
+      const req = http.request(`${gw}/cut-late`, { headers: auth() }, (res) => {
+        res.on("data", () => {});
+        res.on("error", () => resolve("cut"));
+        res.on("end", () => resolve("ended"));
+      });
+      req.on("error", () => resolve("cut"));
+      req.end();
+    });
+    expect(cut).toBe("cut");
+    await vi.waitFor(async () => expect(await upstreamErrors()).toMatchObject({ reset: 2 }));
+    expect(failureLines()).toEqual([
+      expect.stringMatching(
+        /^Gateway: upstream reset error \(ECONNRESET\) on GET .*\/cut-early .*; answered 502\.$/,
+      ),
+      expect.stringMatching(
+        /^Gateway: upstream reset error \(.+\) on GET .*\/cut-late .*; the answer was cut\.$/,
+      ),
+    ]);
+  });
+
+  it("counts nothing when the client is the one who goes away", async () => {
+    let closed: () => void = () => {};
+    const upstreamSawClose = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const gw = await start((req) => req.socket.once("close", () => closed()));
+    const controller = new AbortController();
+    const asked = fetch(`${gw}/slow`, { headers: auth(), signal: controller.signal });
+    await vi.waitFor(() => expect(upstream?.started()).toBe(1));
+    controller.abort();
+    await expect(asked).rejects.toThrow();
+    await upstreamSawClose;
+    expect(await upstreamErrors()).toMatchObject({ connect: 0, timeout: 0, reset: 0, other: 0 });
+    expect(failureLines()).toEqual([]);
+  });
+
+  // Regression: nothing said at start that the gateway was on, nor where it forwards.
+  it("says once at start that the gateway is on and where it forwards, with no credentials", async () => {
+    await start(undefined, { path: "/v2" });
+    expect(t.lines.filter((line) => line.startsWith("Gateway on"))).toEqual([
+      `Gateway on: /gw/* forwards admitted requests to ${upstream?.url}/v2 (timeout 5000 ms, bodies up to 10,485,760 bytes, no proxy trusted).`,
+    ]);
+    const line = gatewayStartLine({
+      upstream: new URL("https://svc:s3cret@api.internal:8443/base/"),
+      timeoutMs: 30_000,
+      maxBodyBytes: 1,
+      trustProxy: 1,
+    });
+    expect(line).toBe(
+      "Gateway on: /gw/* forwards admitted requests to https://api.internal:8443/base (timeout 30000 ms, bodies up to 1 byte, 1 proxy trusted).",
+    );
+  });
+
+  it("says nothing of a gateway when none is configured", async () => {
+    server = await startDataPlane(t.runtime);
+    expect(t.lines.filter((line) => line.startsWith("Gateway"))).toEqual([]);
   });
 });

@@ -107,6 +107,17 @@ describe("an edge's policy", () => {
     await vi.waitFor(() => expect(rt.policy.snapshot.byId.get(t.demoId)?.status).toBe("suspended"));
   });
 
+  // Regression: an edge holding one customer logged "(1 customers)".
+  it("says how many customers it loaded, in words that count them", async () => {
+    await controlPlane();
+    const lines: string[] = [];
+    const rt = edge({ lines });
+    await rt.ready();
+    expect(lines).toContainEqual(
+      expect.stringMatching(/loaded from Redis \(1 customer\): deciding/),
+    );
+  });
+
   it("misses no edit made while Redis was down, even one that lost its notice and its write", async () => {
     const t = await controlPlane();
     const rt = edge();

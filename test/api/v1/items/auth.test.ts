@@ -27,13 +27,30 @@ describe("items API: authentication", () => {
     expect(t.runtime.limiter.size).toBe(0);
   });
 
-  it("answers 401 to a malformed Authorization header", async () => {
-    const request = new Request("http://test/api/v1/items", {
-      headers: { authorization: `Basic ${t.demoKey}` },
-    });
-    const response = await GET(request);
-    expect(response.status).toBe(401);
-    expect(response.headers.get("WWW-Authenticate")).toBe(CHALLENGE);
+  // Regression: `Authorization: <key>` was answered "Missing API key", which sends the client
+  // looking for a key it did send.
+  it("answers 401 saying to use the Bearer scheme to a key sent without it or with another scheme", async () => {
+    for (const authorization of [t.demoKey, `Basic ${t.demoKey}`]) {
+      const response = await GET(
+        new Request("http://test/api/v1/items", { headers: { authorization } }),
+      );
+      expect(response.status).toBe(401);
+      expect(response.headers.get("WWW-Authenticate")).toBe(CHALLENGE);
+      expect(await response.json()).toEqual({
+        type: "about:blank",
+        title: "Use the Bearer scheme",
+        status: 401,
+        detail:
+          'Send Authorization: Bearer <key>: the Authorization field must start with "Bearer " before the API key.',
+      });
+    }
+    const twice = await GET(
+      new Request("http://test/api/v1/items", {
+        headers: { authorization: `Bearer ${t.demoKey} ${t.demoKey}` },
+      }),
+    );
+    expect(twice.status).toBe(401);
+    expect((await twice.json()).title).toBe("Malformed Authorization field");
     expect(t.runtime.limiter.size).toBe(0);
   });
 

@@ -61,7 +61,8 @@ describe("items API: bulk create costs one token per item", () => {
     expect(stored()).toHaveLength(10);
   });
 
-  it("answers 413 to a bulk larger than the limit's count, without Retry-After", async () => {
+  // Regression: the 413 named no policy, where the 429 names them in violated-policies.
+  it("answers 413 to a bulk larger than the limit's count, naming the policy, without Retry-After", async () => {
     const tooBig = await bulk(11);
     expect(tooBig.status).toBe(413);
     expect(tooBig.headers.get("Retry-After")).toBeNull();
@@ -71,7 +72,9 @@ describe("items API: bulk create costs one token per item", () => {
       type: "about:blank",
       title: "Request exceeds the plan's limit",
       status: 413,
-      detail: "This request costs 11 tokens, more than a limit of the plan allows at once.",
+      detail:
+        "This request costs 11 tokens, more than a limit of the plan allows at once: write-10-per-1m.",
+      "violated-policies": ["write-10-per-1m"],
     });
     expect(stored()).toEqual([]);
     // Nothing was taken: a single create leaves 9.

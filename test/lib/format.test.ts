@@ -1,0 +1,14 @@
+import { describe, expect, it } from "vitest";
+import { countOf } from "@/lib/format";
+
+describe("countOf", () => {
+  // Regression: server messages said "1 days" and "1 customers".
+  it("writes the singular for exactly one, the plural otherwise, with thousands separated", () => {
+    expect(countOf(1, "day")).toBe("1 day");
+    expect(countOf(0, "day")).toBe("0 days");
+    expect(countOf(2, "token")).toBe("2 tokens");
+    expect(countOf(1_000_000, "token")).toBe("1,000,000 tokens");
+    expect(countOf(1, "child", "children")).toBe("1 child");
+    expect(countOf(3, "child", "children")).toBe("3 children");
+  });
+});
