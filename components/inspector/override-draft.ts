@@ -3,7 +3,7 @@ import {
   blankDraft,
   draftOfLimit,
   type LimitDraft,
-  limitOfDraft,
+  policyLimitOfDraft,
 } from "@/components/ui/limit-draft";
 import type { OverrideView } from "@/lib/client/types";
 import { type OverrideInput, overrideSchema } from "@/lib/schemas/customer.schema";
@@ -55,10 +55,7 @@ export function draftOfOverride(
   return {
     // A dry-run limit stays dry-run. Regression: the flag was dropped, so editing an override,
     // or starting one from a plan with a dry-run limit, enforced that limit on saving.
-    limits:
-      limits.length > 0
-        ? limits.map((l) => ({ ...draftOfLimit(l), ...(l.dryRun ? { dryRun: true } : {}) }))
-        : [blankDraft()],
+    limits: limits.length > 0 ? limits.map(draftOfLimit) : [blankDraft()],
     expiry: {
       mode: expiresAt === null ? "never" : "at",
       amount: "10",
@@ -95,10 +92,7 @@ function expiresAtOf(expiry: ExpiryDraft, now: number): number | null | string {
 export function overrideOfDraft(draft: OverrideDraft, now: number): OverrideResult {
   const expiresAt = expiresAtOf(draft.expiry, now);
   const parsed = overrideSchema.safeParse({
-    limits: draft.limits.map((l) => ({
-      ...limitOfDraft(l),
-      ...(l.dryRun ? { dryRun: true } : {}),
-    })),
+    limits: draft.limits.map(policyLimitOfDraft),
     expiresAt: typeof expiresAt === "string" ? null : expiresAt,
   });
   const errors: DraftErrors = parsed.success ? {} : errorsByPath(parsed.error.issues);

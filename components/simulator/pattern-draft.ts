@@ -1,5 +1,5 @@
 import { type DraftErrors, errorsByPath } from "@/components/ui/field-errors";
-import { type LimitDraft, limitOfDraft } from "@/components/ui/limit-draft";
+import { type LimitDraft, policyLimitOfDraft } from "@/components/ui/limit-draft";
 import { type Pattern, parseTimestamps } from "@/lib/simulator/pattern";
 import { type SimulationInput, simulationSchema } from "@/lib/simulator/simulation.schema";
 
@@ -90,7 +90,7 @@ export function simulationOfDraft(
     }
   }
   const parsed = simulationSchema.safeParse({
-    limits: limits.map(limitOfDraft),
+    limits: limits.map(policyLimitOfDraft),
     pattern,
     cost: num(cost),
   });
