@@ -4,6 +4,7 @@ import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { api } from "@/lib/client/api";
+import { loginPathFor } from "@/lib/next-path";
 import { StoreStatus } from "./store-status";
 
 /** NAV_LINKS are the dashboard's pages, in the navigation's order. */
@@ -74,7 +75,8 @@ export function Sidebar() {
           className="btn ghost sign-out"
           onClick={async () => {
             await api("/session", { method: "DELETE" });
-            router.replace("/login");
+            // Signing in again comes back here, query and all.
+            router.replace(loginPathFor(window.location.pathname + window.location.search));
           }}
         >
           Sign out
