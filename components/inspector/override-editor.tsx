@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import { formatClock, formatSpan } from "@/components/charts/time-axis";
 import { Field } from "@/components/ui/field";
 import { type DraftErrors, firstErrors } from "@/components/ui/field-errors";
+import { useLeaveGuard } from "@/components/ui/leave-guard";
 import { ADD_BLANK_LIMIT, LimitRows } from "@/components/ui/limit-rows";
 import { ErrorNote } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
@@ -79,6 +80,8 @@ export function OverrideEditor({
   // save, as if one existed. Now it opens on request, as a new override.
   const [adding, setAdding] = useState(false);
   const changed = JSON.stringify(draft) !== JSON.stringify(initial);
+  // Leaving the page with an unsaved override asks first, as the plan editor does.
+  useLeaveGuard(changed);
   const title = OPERATION_TITLES[operation];
   const path = `/customers/${customerId}/overrides/${operation}`;
 
@@ -242,6 +245,7 @@ export function OverrideEditor({
               Cancel
             </button>
           )}
+          {changed && !busy ? <span className="muted">Unsaved changes</span> : null}
         </div>
       </form>
     </section>
