@@ -1,4 +1,11 @@
-import { expect, pick, test, unique } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect, test, unique } from "./fixtures";
+
+/** choose picks a plan in a row's picker; the confirmation then hides the page behind it. */
+async function choose(page: Page, label: string, plan: string): Promise<void> {
+  await page.getByRole("combobox", { name: label, exact: true }).fill(plan);
+  await page.getByRole("option").filter({ hasText: plan }).first().click();
+}
 
 test("changing a customer's plan from the list asks first, naming both plans and the new limits", async ({
   page,
@@ -25,7 +32,7 @@ test("changing a customer's plan from the list asks first, naming both plans and
   await expect(picker).toHaveValue(pro.name);
 
   // Regression: picking a plan applied it at once, with no confirmation.
-  await pick(page, `Plan for ${customer.name}`, free.name);
+  await choose(page, `Plan for ${customer.name}`, free.name);
   const dialog = page.getByRole("dialog", { name: `Move “${customer.name}” to ${free.name}?` });
   await expect(dialog).toBeVisible();
   const limits = dialog.getByRole("table", { name: "Limits before and after" });
@@ -44,7 +51,7 @@ test("changing a customer's plan from the list asks first, naming both plans and
   await expect(picker).toHaveValue(pro.name);
   expect(await planOf()).toBe(pro.id);
 
-  await pick(page, `Plan for ${customer.name}`, free.name);
+  await choose(page, `Plan for ${customer.name}`, free.name);
   await dialog.getByRole("button", { name: `Move to ${free.name}` }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText(`${customer.name} is now on ${free.name}.`)).toBeVisible();

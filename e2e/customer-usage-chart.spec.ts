@@ -24,7 +24,7 @@ test("a customer's usage chart is scaled to its traffic, and names a limit far a
   await expect(page.getByTestId("usage-read-totals")).toContainText("12 allowed", ROLLUP_WAIT);
   const chart = page.getByRole("figure", { name: /^Reads over time: allowed and denied per hour/ });
   // Regression: the count axis ran from 0 to 6,000 and the 12 requests were a pixel high.
-  const yTicks = chart.locator(".recharts-yAxis .recharts-cartesian-axis-tick-value");
+  const yTicks = chart.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value");
   await expect(yTicks.last()).toHaveText("15");
   await expect(chart.locator(".recharts-reference-line")).toHaveCount(0);
   await expect(chart.locator("figcaption")).toHaveText(

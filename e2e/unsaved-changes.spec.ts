@@ -55,6 +55,8 @@ test.describe("unsaved changes", () => {
     const plan = await admin.createPlan([{ operation: "read", count: 10, periodMs: 1_000 }]);
     await signIn();
     await page.goto(`/plans/${plan.id}`);
+    // A click: browsers ask before unloading only a page the user has interacted with.
+    await page.getByLabel("Count for limit 1").click();
     await page.getByLabel("Count for limit 1").fill("7");
     await expect(page.getByText("Unsaved changes")).toBeVisible();
     const asked = page.waitForEvent("dialog");

@@ -20,10 +20,13 @@ export type CustomerAction = "suspend" | "rotate" | "delete";
  */
 function PlanCell({ customer, plans }: { customer: CustomerListItem; plans: PlanListItem[] }) {
   const [proposed, setProposed] = useState<PlanListItem>();
+  // A cancelled choice starts the picker afresh, so it shows the current plan's name again.
+  const [round, setRound] = useState(0);
   if (plans.length === 0) return <>{customer.planName}</>;
   return (
     <>
       <PlanPicker
+        key={round}
         label={`Plan for ${customer.name}`}
         hideLabel
         plans={plans}
@@ -38,7 +41,10 @@ function PlanCell({ customer, plans }: { customer: CustomerListItem; plans: Plan
           customer={customer}
           from={plans.find((p) => p.id === customer.planId)}
           to={proposed}
-          onClose={() => setProposed(undefined)}
+          onClose={() => {
+            setProposed(undefined);
+            setRound((n) => n + 1);
+          }}
         />
       ) : null}
     </>
