@@ -65,6 +65,15 @@ export function splitPeriod(periodMs: number): {
 }
 
 /**
+ * countOf writes a count with its noun, singular for exactly one: (1, "token") -> "1 token",
+ * (1500, "token") -> "1,500 tokens", (2, "entry", "entries") -> "2 entries". The dashboard's one
+ * way to pluralise (regression: "1 tokens taken").
+ */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}
+
+/**
  * formatDateTime writes a time (ms since the epoch) to the second with its zone, so a reader
  * elsewhere knows which hour it was: "22 Nov 2026, 14:03:05 UTC" (in `timeZone`, else the
  * local zone).
@@ -79,6 +88,19 @@ export function formatDateTime(ms: number, timeZone?: string): string {
     second: "2-digit",
     hour12: false,
     timeZoneName: "short",
+    timeZone,
+  }).format(ms);
+}
+
+/**
+ * formatDate writes the day of a time (ms since the epoch) as formatDateTime writes it, without
+ * the time of day: "22 Nov 2026" (in `timeZone`, else the local zone).
+ */
+export function formatDate(ms: number, timeZone?: string): string {
+  return new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
     timeZone,
   }).format(ms);
 }

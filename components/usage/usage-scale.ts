@@ -56,7 +56,8 @@ export function usageScale(
  * tokens per hour: off the scale, 35 times the busiest hour". `step` names one step ("hour").
  */
 export function describeLimitLine(scale: UsageScale, allowance: number, step: string): string {
-  const refills = `The tightest limit refills ${formatAllowance(allowance)} token${allowance === 1 ? "" : "s"} per ${step}`;
+  const tokens = allowance === 1 ? "token" : "tokens";
+  const refills = `The tightest limit refills ${formatAllowance(allowance)} ${tokens} per ${step}`;
   if (scale.line !== "off-scale") return refills;
   if (scale.busiest === 0) return `${refills}: off the scale, with no traffic to compare`;
   const times = Math.floor(allowance / scale.busiest);
