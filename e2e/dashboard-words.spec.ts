@@ -53,3 +53,26 @@ test("a malformed customer or plan id gets the dashboard's not-found page, as an
   }
   dropExpected(consoleErrors, /status of 404/);
 });
+
+test("a count of one reads in the singular: 1 token taken", async ({
+  page,
+  request,
+  admin,
+  signIn,
+}) => {
+  const plan = await admin.createPlan([{ operation: "read", count: 5, periodMs: 1_000 }]);
+  const customer = await admin.createCustomer(plan.id, unique("Single"));
+  const read = await request.get("/api/v1/items", {
+    headers: { authorization: `Bearer ${customer.apiKey}` },
+  });
+  expect(read.status()).toBe(200);
+  await signIn();
+  await page.goto(`/customers/${customer.id}`);
+  // Regression: "1 allowed, 0 denied, 1 tokens taken". The rollups flush every 500 ms here.
+  await expect(page.getByTestId("usage-read-totals")).toContainText(
+    "1 allowed, 0 denied, 1 token taken",
+    { timeout: 20_000 },
+  );
+  await page.goto("/plans");
+  await expect(page.getByRole("link", { name: `1 customer on ${plan.name}` })).toBeVisible();
+});

@@ -1,6 +1,6 @@
-import { countOf } from "@/lib/format";
+"use client";
 
-("use client");
+import { countOf } from "@/lib/format";
 
 /**
  * CursorPager moves through a list a page at a time: "Newer"/"Previous" and "Older"/"Next"
