@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test, unique } from "./fixtures";
+import { expect, horizontalOverflow, seriousViolations, test, unique } from "./fixtures";
 
 /** choose picks a plan in a row's picker; the confirmation then hides the page behind it. */
 async function choose(page: Page, label: string, plan: string): Promise<void> {
@@ -45,6 +45,11 @@ test("changing a customer's plan from the list asks first, naming both plans and
     /Writes\s*unlimited\s*1 per second/,
   );
   expect(await planOf()).toBe(pro.id);
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 1366, height: 860 });
 
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();

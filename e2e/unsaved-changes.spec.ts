@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, seriousViolations, test } from "./fixtures";
 
 test.describe("unsaved changes", () => {
   // Regression: the plan editor said "Unsaved changes" and a click in the sidebar threw them away.
@@ -21,6 +21,7 @@ test.describe("unsaved changes", () => {
     const dialog = page.getByRole("dialog", { name: "Leave without saving?" });
     await expect(dialog).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/plans/${plan.id}$`));
+    expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await expect(dialog).toBeHidden();
     await expect(count).toHaveValue("7");
