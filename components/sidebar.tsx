@@ -4,7 +4,9 @@ import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { api } from "@/lib/client/api";
+import { loginPathFor } from "@/lib/next-path";
 import { StoreStatus } from "./store-status";
+import { useConfirmLeave } from "./ui/leave-guard";
 
 /** NAV_LINKS are the dashboard's pages, in the navigation's order. */
 export const NAV_LINKS = [
@@ -24,6 +26,7 @@ export const NAV_LINKS = [
 export function Sidebar() {
   const pathname = usePathname();
   const router = useRouter();
+  const confirmLeave = useConfirmLeave();
   const panelId = useId();
   const [open, setOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new page closes the menu
@@ -72,10 +75,13 @@ export function Sidebar() {
         <button
           type="button"
           className="btn ghost sign-out"
-          onClick={async () => {
-            await api("/session", { method: "DELETE" });
-            router.replace("/login");
-          }}
+          onClick={() =>
+            confirmLeave(async () => {
+              await api("/session", { method: "DELETE" });
+              // Signing in again comes back here, query and all.
+              router.replace(loginPathFor(window.location.pathname + window.location.search));
+            })
+          }
         >
           Sign out
         </button>

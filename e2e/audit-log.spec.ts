@@ -58,3 +58,39 @@ test("the audit API refuses a bad filter with field errors", async ({ admin }) =
   const body = await res.json();
   expect(Object.keys(body.errors).sort()).toEqual(["action", "from"]);
 });
+
+test("the audit log names dry-run limits as dry-run, never as new enforced ones", async ({
+  page,
+  admin,
+  signIn,
+}) => {
+  const plan = await admin.createPlan([{ operation: "read", count: 3, periodMs: 1_000 }]);
+  const res = await admin.request.patch(`/api/admin/plans/${plan.id}`, {
+    data: {
+      limits: [
+        { operation: "read", count: 3, periodMs: 1_000 },
+        { operation: "read", count: 2, periodMs: 1_000, dryRun: true },
+      ],
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const tried = await admin.createPlan([
+    { operation: "read", count: 5, periodMs: 1_000, dryRun: true },
+  ]);
+  await signIn();
+  const rows = page.getByRole("table", { name: "Audit log" }).locator("tbody tr");
+
+  // Regression: "read: 3 per second → read: 2 per second, 3 per second".
+  await page.goto("/audit?action=plan.update");
+  const update = rows.filter({ hasText: plan.name });
+  await expect(update).toHaveCount(1);
+  await expect(update.locator("ins")).toHaveText("read: 3 per second; dry run: 2 per second");
+  await expect(update.locator("del")).toHaveText("read: 3 per second");
+
+  // Regression: a plan with only a dry-run limit read "read: 5 per second".
+  await page.goto("/audit?action=plan.create");
+  const created = rows.filter({ hasText: tried.name });
+  await expect(created.locator("li").filter({ hasText: "limits" })).toContainText(
+    "read: unlimited; dry run: 5 per second",
+  );
+});

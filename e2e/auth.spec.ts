@@ -2,9 +2,9 @@ import { expect, test } from "./fixtures";
 
 test.describe("without a session", () => {
   for (const path of ["/overview", "/plans", "/customers"]) {
-    test(`${path} redirects to the login page`, async ({ page }) => {
+    test(`${path} redirects to the login page, which leads back to it`, async ({ page }) => {
       await page.goto(path);
-      await expect(page).toHaveURL(/\/login$/);
+      await expect(page).toHaveURL(new RegExp(`/login\\?next=${encodeURIComponent(path)}$`));
       await expect(page.getByLabel("Password")).toBeVisible();
     });
   }

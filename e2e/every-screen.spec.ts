@@ -78,6 +78,7 @@ for (const screen of SCREENS) {
         [`/customers?q=${encodeURIComponent(customer.name)}`, "Customers"],
         [`/customers/${customer.id}`, customer.name],
         [`/customers/${customer.id}?range=30d`, customer.name],
+        ["/customers/abc", "Customer not found"],
         ["/service-tokens", "Service tokens"],
         ["/simulator", "Simulator"],
         ["/audit", "Audit log"],
@@ -100,9 +101,13 @@ for (const screen of SCREENS) {
       expect(await horizontalOverflow(page), "the dry-run report").toBeLessThanOrEqual(0);
       expect(await seriousViolations(page), "axe on the dry-run report").toEqual([]);
 
-      // The simulator's result (a chart) fits too.
+      // The simulator's result (a chart, and a dry-run limit's report) fits too.
       await page.goto("/simulator");
+      await page.getByRole("button", { name: "+ Add limit" }).click();
+      await page.getByLabel("Count for limit 2").fill("5");
+      await page.getByLabel("Dry run for limit 2").check();
       await page.getByRole("button", { name: "Simulate" }).click();
+      await expect(page.getByTestId("sim-dry-run-total")).toBeVisible();
       await expect(page.getByTestId("sim-requests")).toBeVisible();
       expect(await horizontalOverflow(page), "simulator result").toBeLessThanOrEqual(0);
       expect(await seriousViolations(page), "axe on the simulator's result").toEqual([]);

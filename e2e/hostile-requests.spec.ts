@@ -49,7 +49,7 @@ test("a malformed session cookie counts as no session, on the API and on pages",
   }
   await page.context().addCookies([{ name: "rk_session", value: "%E0%A4%A", url: baseURL }]);
   await page.goto("/overview");
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Foverview$/);
   await expect(page.getByLabel("Password")).toBeVisible();
 });
 

@@ -36,3 +36,37 @@ test("signing in through the form never follows a hostile next", async ({ page }
     await expect(page, next).toHaveURL(next === "/plans" ? /\/plans$/ : /\/overview$/);
   }
 });
+
+test("a signed-out deep link keeps its path and query through sign-in", async ({ page, admin }) => {
+  const plan = await admin.createPlan([{ operation: "read", count: 5, periodMs: 1_000 }]);
+  const deepLink = `/customers?q=acme&plan=${plan.id}`;
+  await page.goto(deepLink);
+  // Regression: the redirect went to a bare /login, and signing in landed on the overview.
+  await expect(page).toHaveURL(/\/login\?next=/);
+  expect(new URL(page.url()).searchParams.get("next")).toBe(deepLink);
+  await page.getByLabel("Password").fill(E2E_ADMIN_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(new RegExp(`/customers\\?q=acme&plan=${plan.id}$`));
+  await expect(page.getByRole("searchbox", { name: "Search" })).toHaveValue("acme");
+});
+
+test("a session that ends under a page sends sign-in back to that page, query included", async ({
+  page,
+  signIn,
+  consoleErrors,
+}) => {
+  await signIn();
+  await page.goto("/audit?action=plan.create");
+  await expect(page.getByRole("table", { name: "Audit log" })).toBeVisible();
+  await page.context().clearCookies();
+  // The next admin API call answers 401: the dashboard goes to sign in, keeping the address.
+  await page.getByLabel("Action").selectOption({ label: "Plan deleted" });
+  await expect(page).toHaveURL(/\/login\?next=/);
+  expect(new URL(page.url()).searchParams.get("next")).toBe("/audit?action=plan.delete");
+  await page.getByLabel("Password").fill(E2E_ADMIN_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/audit\?action=plan\.delete$/);
+  // Chromium logs the refused call (401) as a failed resource load: expected here.
+  const unexpected = consoleErrors.filter((e) => !/status of 401/.test(e));
+  consoleErrors.splice(0, consoleErrors.length, ...unexpected);
+});

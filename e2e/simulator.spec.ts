@@ -82,3 +82,46 @@ test.describe("simulator", () => {
     await expect(page.getByTestId("sim-allowed-share")).toHaveText("57.1%");
   });
 });
+
+test.describe("simulator and dry-run limits", () => {
+  test("a plan's dry-run limit never denies in the simulator and says what it would have refused", async ({
+    page,
+    admin,
+    signIn,
+  }) => {
+    const plan = await admin.createPlan(
+      [
+        { operation: "read", count: 3, periodMs: 1_000 },
+        { operation: "read", count: 2, periodMs: 1_000, dryRun: true },
+      ],
+      unique("SimDry"),
+    );
+    await signIn();
+    await page.goto("/simulator");
+    await pick(page, "Start from a plan", plan.name);
+    await expect(page.getByLabel("Dry run for limit 2")).toBeChecked();
+    await expect(page.getByLabel("Dry run for limit 1")).not.toBeChecked();
+    await page.getByLabel("Pattern").selectOption("bursts");
+    await page.getByLabel("Requests per burst").fill("15");
+    await page.getByLabel("Every (seconds)").fill("1");
+    await page.getByLabel("For (seconds)").fill("10");
+    await page.getByRole("button", { name: "Simulate" }).click();
+
+    // As the server decides: the enforced 3/s admits 3 a second (30), the dry-run 2/s takes 2
+    // of them and would have refused the third (10). Regression: the simulator enforced the
+    // dry-run limit too and said 20 allowed.
+    await expect(page.getByTestId("sim-requests")).toHaveText("150");
+    await expect(page.getByTestId("sim-allowed")).toHaveText("30");
+    await expect(page.getByTestId("sim-denied")).toHaveText("120");
+    await expect(
+      page.getByText("3 per second; dry run: 2 per second", { exact: false }),
+    ).toBeVisible();
+    const dryRun = page.getByRole("region", { name: "Dry-run limits" });
+    await expect(dryRun.getByTestId("sim-dry-run-total")).toContainText(
+      "would have refused 10 of 30 allowed (33.3%)",
+    );
+    await expect(dryRun.getByRole("row", { name: /2 per second dry run/ })).toContainText(
+      "10 of 30 allowed",
+    );
+  });
+});

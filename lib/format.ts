@@ -9,7 +9,12 @@ const UNIT_WORDS: Record<string, [string, string]> = {
   d: ["day", "days"],
 };
 
-/** countOf writes a count and its noun, singular for exactly 1: "1 token", "2 tokens", "1,000 days". */
+/**
+ * countOf writes a count with its noun, singular for exactly one: (1, "token") -> "1 token",
+ * (1500, "token") -> "1,500 tokens", (2, "entry", "entries") -> "2 entries". The one way to
+ * pluralise, for the server's messages and the dashboard's (regressions: "1 tokens taken",
+ * "1 days").
+ */
 export function countOf(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 }
@@ -84,6 +89,19 @@ export function formatDateTime(ms: number, timeZone?: string): string {
     second: "2-digit",
     hour12: false,
     timeZoneName: "short",
+    timeZone,
+  }).format(ms);
+}
+
+/**
+ * formatDate writes the day of a time (ms since the epoch) as formatDateTime writes it, without
+ * the time of day: "22 Nov 2026" (in `timeZone`, else the local zone).
+ */
+export function formatDate(ms: number, timeZone?: string): string {
+  return new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
     timeZone,
   }).format(ms);
 }

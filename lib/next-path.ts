@@ -49,3 +49,35 @@ export function safeNextPath(next: unknown): string {
   }
   return DEFAULT_NEXT_PATH;
 }
+
+/** LOGIN_PATH is the sign-in page. */
+export const LOGIN_PATH = "/login";
+
+/**
+ * withoutRscParam drops Next's `_rsc` cache-busting parameter from a request target's query,
+ * leaving the rest exactly as written.
+ */
+function withoutRscParam(target: string): string {
+  const hash = target.indexOf("#");
+  const bare = hash === -1 ? target : target.slice(0, hash);
+  const q = bare.indexOf("?");
+  if (q === -1) return bare;
+  const kept = bare
+    .slice(q + 1)
+    .split("&")
+    .filter((part) => part !== "" && part !== "_rsc" && !part.startsWith("_rsc="));
+  return kept.length === 0 ? bare.slice(0, q) : `${bare.slice(0, q)}?${kept.join("&")}`;
+}
+
+/**
+ * loginPathFor is where a signed-out visit to `target` (a request target: path and query, as
+ * sent) goes: the sign-in page with the whole target, query included, as its `next`, so that
+ * signing in lands where the operator was going. A target safeNextPath would refuse, or the
+ * sign-in page itself, gives the bare sign-in page (which then leads to the overview).
+ */
+export function loginPathFor(target: string): string {
+  const path = withoutRscParam(target);
+  if (path === LOGIN_PATH || path.startsWith(`${LOGIN_PATH}?`)) return LOGIN_PATH;
+  if (safeNextPath(path) !== path) return LOGIN_PATH;
+  return `${LOGIN_PATH}?next=${encodeURIComponent(path)}`;
+}

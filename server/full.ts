@@ -8,7 +8,7 @@ import { createDataPlane, dataPlaneOptionsOf } from "@/lib/data-plane/data-plane
 import { getEnv } from "@/lib/env";
 import { PROBLEM_CONTENT_TYPE, problemBody } from "@/lib/http";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/route/client-address";
-import { MALFORMED_PATH, malformedPath } from "@/lib/route/request-target";
+import { MALFORMED_PATH, malformedPath, REQUEST_TARGET_HEADER } from "@/lib/route/request-target";
 import { newNonce, securityHeaders } from "@/lib/route/security-headers";
 import { getRuntime } from "@/lib/runtime";
 import { stopOnSignals } from "./stop";
@@ -60,6 +60,8 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
     return;
   }
   stamp(request);
+  // The dashboard's layout sends a signed-out visit to sign in with this target as `next`.
+  request.headers[REQUEST_TARGET_HEADER] = request.url ?? "/";
   await handle(request, response);
 }
 

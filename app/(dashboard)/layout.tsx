@@ -1,22 +1,34 @@
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { Sidebar } from "@/components/sidebar";
+import { LeaveGuardProvider } from "@/components/ui/leave-guard";
+import { LOGIN_PATH, loginPathFor } from "@/lib/next-path";
+import { REQUEST_TARGET_HEADER } from "@/lib/route/request-target";
 import { currentOperator } from "@/lib/route/session";
 
 export const dynamic = "force-dynamic";
 
-/** The dashboard's frame: every page in it needs an operator session, else the login page. */
+/**
+ * The dashboard's frame: every page in it needs an operator session, else the login page, with
+ * the page asked for (path and query) as `next`. Regression: `/customers?q=acme&plan=2` went to
+ * a bare /login, and signing in landed on the overview.
+ */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  if (!(await currentOperator())) redirect("/login");
+  if (!(await currentOperator())) {
+    redirect(loginPathFor((await headers()).get(REQUEST_TARGET_HEADER) ?? LOGIN_PATH));
+  }
   return (
-    <div className="shell">
-      <a href="#main" className="skip-link">
-        Skip to content
-      </a>
-      <Sidebar />
-      <main id="main" className="content" tabIndex={-1}>
-        {children}
-      </main>
-    </div>
+    <LeaveGuardProvider>
+      <div className="shell">
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
+        <Sidebar />
+        <main id="main" className="content" tabIndex={-1}>
+          {children}
+        </main>
+      </div>
+    </LeaveGuardProvider>
   );
 }

@@ -1,4 +1,4 @@
-import { describeLimits, formatDateTime } from "@/lib/format";
+import { describePolicyLimits, formatDateTime } from "@/lib/format";
 
 /** FieldChange is one field of an audited entity, written for people, before and after. */
 export interface FieldChange {
@@ -25,7 +25,10 @@ function isRow(value: unknown): value is Row {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function isLimit(value: unknown): value is { operation?: string; count: number; periodMs: number } {
+/** AuditedLimit is a limit as an audit entry records it: a plan's carry their operation. */
+type AuditedLimit = { operation?: string; count: number; periodMs: number; dryRun?: boolean };
+
+function isLimit(value: unknown): value is AuditedLimit {
   return isRow(value) && typeof value.count === "number" && typeof value.periodMs === "number";
 }
 
@@ -40,15 +43,24 @@ function shorten(text: string): string {
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
 }
 
-function describeLimitList(limits: { operation?: string; count: number; periodMs: number }[]) {
+/**
+ * describeLimitList writes audited limits in words, per operation, with the shared wording that
+ * names dry-run limits as such ("read: 3 per second; dry run: 2 per second"). Regression: the
+ * dry-run flag was dropped, so a tried limit read as a new enforced one.
+ */
+function describeLimitList(limits: AuditedLimit[]) {
   if (limits.length === 0) return "none";
   const operations = [...new Set(limits.map((l) => l.operation ?? ""))];
   return operations
     .map((op) => {
-      const words = describeLimits(limits.filter((l) => (l.operation ?? "") === op));
+      const words = describePolicyLimits(
+        limits
+          .filter((l) => (l.operation ?? "") === op)
+          .map((l) => ({ count: l.count, periodMs: l.periodMs, dryRun: l.dryRun === true })),
+      );
       return op ? `${op}: ${words}` : words;
     })
-    .join("; ");
+    .join(" · ");
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { AuditEntry } from "@/lib/client/types";
+import { countOf } from "@/lib/format";
 import type { AuditAction } from "@/lib/vocabulary";
 import { type AuditSummary, summarize } from "./audit-diff";
 
@@ -45,7 +46,7 @@ export function describeChange(
       text:
         n === 0
           ? "No bucket was in use: nothing to clear"
-          : `${n} bucket${n === 1 ? "" : "s"} cleared: every limit starts full`,
+          : `${countOf(n, "bucket")} cleared: every limit starts full`,
     };
   }
   return summarize(entry.before, entry.after);

@@ -2,42 +2,51 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useState } from "react";
 import { PlanPicker } from "@/components/plans/plan-picker";
 import { type DataColumn, dataColumns } from "@/components/ui/data-table";
-import { ErrorNote } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { api } from "@/lib/client/api";
 import type { CustomerListItem, CustomerResponse, PlanListItem } from "@/lib/client/types";
+import { ChangePlanDialog } from "./change-plan-dialog";
 
 /** CustomerAction is a change that needs the operator's confirmation first. */
 export type CustomerAction = "suspend" | "rotate" | "delete";
 
+/**
+ * PlanCell picks a customer's plan; a new choice waits for the operator's confirmation, naming
+ * both plans and their limits (regression: it applied at once, unlike suspend, rotate and
+ * delete, and a slip of the picker started refusing a paying customer).
+ */
 function PlanCell({ customer, plans }: { customer: CustomerListItem; plans: PlanListItem[] }) {
-  const queryClient = useQueryClient();
-  const toast = useToast();
-  const update = useMutation({
-    mutationFn: (planId: number) =>
-      api<CustomerResponse>(`/customers/${customer.id}`, { method: "PATCH", body: { planId } }),
-    onSuccess: async ({ customer: next }) => {
-      await queryClient.invalidateQueries({ queryKey: ["customers"] });
-      void queryClient.invalidateQueries({ queryKey: ["plans"] });
-      toast(`${next.name} is now on ${next.planName}. The next API request uses its limits.`);
-    },
-  });
+  const [proposed, setProposed] = useState<PlanListItem>();
+  // A cancelled choice starts the picker afresh, so it shows the current plan's name again.
+  const [round, setRound] = useState(0);
   if (plans.length === 0) return <>{customer.planName}</>;
   return (
     <>
       <PlanPicker
+        key={round}
         label={`Plan for ${customer.name}`}
         hideLabel
         plans={plans}
-        value={(update.isPending && update.variables) || customer.planId}
-        disabled={update.isPending}
+        value={proposed?.id ?? customer.planId}
+        disabled={proposed !== undefined}
         onChange={(plan) => {
-          if (plan && plan.id !== customer.planId) update.mutate(plan.id);
+          if (plan && plan.id !== customer.planId) setProposed(plan);
         }}
       />
-      <ErrorNote error={update.error} />
+      {proposed ? (
+        <ChangePlanDialog
+          customer={customer}
+          from={plans.find((p) => p.id === customer.planId)}
+          to={proposed}
+          onClose={() => {
+            setProposed(undefined);
+            setRound((n) => n + 1);
+          }}
+        />
+      ) : null}
     </>
   );
 }
@@ -74,7 +83,7 @@ const column = dataColumns<CustomerListItem>();
 
 /**
  * customerColumns are the customers table's columns: name (to the inspector), a plan picker
- * that applies at once, status, key prefix, recent traffic, and the row's actions.
+ * that asks before it applies, status, key prefix, recent traffic, and the row's actions.
  */
 export function customerColumns(
   plans: PlanListItem[],

@@ -5,7 +5,7 @@ import { UsageCard, useScopedUsage } from "@/components/usage/scoped-usage";
 import { allowancePerStep } from "@/components/usage/usage-data";
 import { RANGE_SPECS, ROLLUP_RANGES, type RollupRange } from "@/components/usage/usage-range";
 import type { OverrideView, PlanWithLimits } from "@/lib/client/types";
-import { describeLimits } from "@/lib/format";
+import { countOf, describeLimits } from "@/lib/format";
 import { OPERATIONS, type Operation } from "@/lib/vocabulary";
 import { OPERATION_TITLES } from "./operation-panel";
 
@@ -91,7 +91,7 @@ function OperationUsage({
         <p className="muted small" data-testid={`usage-${operation}-totals`}>
           {data.totals.allowed.toLocaleString("en-US")} allowed,{" "}
           <span className="bad-text">{data.totals.denied.toLocaleString("en-US")} denied</span>,{" "}
-          {data.totals.tokensTaken.toLocaleString("en-US")} tokens taken
+          {countOf(data.totals.tokensTaken, "token")} taken
           {enforced ? ` · limits (${enforced.source}): ${describeLimits(enforced.limits)}` : ""}
         </p>
       )}

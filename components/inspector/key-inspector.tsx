@@ -3,10 +3,11 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
+import { NotFoundPage } from "@/components/ui/not-found-page";
 import { ErrorNote, Loading, PageHeader } from "@/components/ui/states";
 import { useUrlQuery } from "@/components/ui/use-url-query";
 import { scopedRangeSchema } from "@/components/usage/usage-range";
-import { api } from "@/lib/client/api";
+import { ApiError, api } from "@/lib/client/api";
 import type { CustomerResponse, InspectResponse, PlansResponse } from "@/lib/client/types";
 import { OPERATIONS } from "@/lib/vocabulary";
 import { CustomerDryRun } from "./customer-dry-run";
@@ -51,6 +52,9 @@ export function KeyInspector({ customerId }: { customerId: number }) {
   }, [inspect.data]);
 
   if (customer.isPending) return <Loading label="Loading the customer…" />;
+  if (customer.error instanceof ApiError && customer.error.status === 404) {
+    return <NotFoundPage what="customer" />;
+  }
   if (customer.isError) {
     return (
       <>

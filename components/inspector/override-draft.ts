@@ -3,7 +3,7 @@ import {
   blankDraft,
   draftOfLimit,
   type LimitDraft,
-  limitOfDraft,
+  policyLimitOfDraft,
 } from "@/components/ui/limit-draft";
 import type { OverrideView } from "@/lib/client/types";
 import { type OverrideInput, overrideSchema } from "@/lib/schemas/customer.schema";
@@ -20,13 +20,18 @@ export const EXPIRY_UNITS = [
 /** ExpiryUnit is one of EXPIRY_UNITS. */
 export type ExpiryUnit = (typeof EXPIRY_UNITS)[number]["unit"];
 
-/** ExpiryDraft is an override's expiry as typed: never, after an amount of time, or at a local time. */
+/**
+ * ExpiryDraft is an override's expiry as chosen: the stored one kept as it is ("keep"), never,
+ * after an amount of time from saving, or at a local time.
+ */
 export interface ExpiryDraft {
-  mode: "never" | "after" | "at";
+  mode: "keep" | "never" | "after" | "at";
   amount: string;
   unit: ExpiryUnit;
   /** at is a datetime-local value, "YYYY-MM-DDTHH:MM[:SS]", in the browser's time zone. */
   at: string;
+  /** kept is the stored override's expiry (ms since the epoch), what "keep" saves; null for none. */
+  kept: number | null;
 }
 
 /** OverrideDraft is the override editor's state. */
@@ -44,7 +49,10 @@ export function toDatetimeLocal(ms: number): string {
 
 /**
  * draftOfOverride starts the editor from the stored override, or, with none, from the limits
- * in force (the plan's) so that an operator edits rather than retypes them.
+ * in force (the plan's) so that an operator edits rather than retypes them. A stored expiry is
+ * kept as it is ("keep", shown as when it falls and how far off it is), not turned into a date
+ * to retype. Regression: an override saved to end "after 10 minutes" came back as a bare
+ * date and time in the "At a date and time" field.
  */
 export function draftOfOverride(
   override: OverrideView | undefined,
@@ -55,15 +63,13 @@ export function draftOfOverride(
   return {
     // A dry-run limit stays dry-run. Regression: the flag was dropped, so editing an override,
     // or starting one from a plan with a dry-run limit, enforced that limit on saving.
-    limits:
-      limits.length > 0
-        ? limits.map((l) => ({ ...draftOfLimit(l), ...(l.dryRun ? { dryRun: true } : {}) }))
-        : [blankDraft()],
+    limits: limits.length > 0 ? limits.map(draftOfLimit) : [blankDraft()],
     expiry: {
-      mode: expiresAt === null ? "never" : "at",
+      mode: expiresAt === null ? "never" : "keep",
       amount: "10",
       unit: "m",
       at: expiresAt === null ? "" : toDatetimeLocal(expiresAt),
+      kept: expiresAt,
     },
   };
 }
@@ -75,6 +81,12 @@ export type OverrideResult =
 
 function expiresAtOf(expiry: ExpiryDraft, now: number): number | null | string {
   if (expiry.mode === "never") return null;
+  if (expiry.mode === "keep") {
+    if (expiry.kept !== null && expiry.kept <= now) {
+      return "This expiry has passed: choose a new one";
+    }
+    return expiry.kept;
+  }
   if (expiry.mode === "after") {
     const amount = expiry.amount.trim() === "" ? Number.NaN : Number(expiry.amount);
     if (!Number.isFinite(amount) || amount <= 0) return "Enter a time after now";
@@ -95,10 +107,7 @@ function expiresAtOf(expiry: ExpiryDraft, now: number): number | null | string {
 export function overrideOfDraft(draft: OverrideDraft, now: number): OverrideResult {
   const expiresAt = expiresAtOf(draft.expiry, now);
   const parsed = overrideSchema.safeParse({
-    limits: draft.limits.map((l) => ({
-      ...limitOfDraft(l),
-      ...(l.dryRun ? { dryRun: true } : {}),
-    })),
+    limits: draft.limits.map(policyLimitOfDraft),
     expiresAt: typeof expiresAt === "string" ? null : expiresAt,
   });
   const errors: DraftErrors = parsed.success ? {} : errorsByPath(parsed.error.issues);

@@ -2,15 +2,16 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { formatClock, formatSpan } from "@/components/charts/time-axis";
+import { formatSpan } from "@/components/charts/time-axis";
 import { Field } from "@/components/ui/field";
 import { type DraftErrors, firstErrors } from "@/components/ui/field-errors";
+import { useLeaveGuard } from "@/components/ui/leave-guard";
 import { ADD_BLANK_LIMIT, LimitRows } from "@/components/ui/limit-rows";
 import { ErrorNote } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { ApiError, api } from "@/lib/client/api";
 import type { CustomerResponse, OverrideView } from "@/lib/client/types";
-import { describePolicyLimits } from "@/lib/format";
+import { describePolicyLimits, formatDateTime } from "@/lib/format";
 import type { OverrideInput } from "@/lib/schemas/customer.schema";
 import type { LimitShape, Operation } from "@/lib/vocabulary";
 import styles from "./inspector.module.css";
@@ -25,6 +26,15 @@ import {
 } from "./override-draft";
 
 type Limits = readonly LimitShape[];
+
+/**
+ * describeExpiry says when an override ends, with the date (it may be days off) and, once the
+ * clock is known (`now` > 0), how far off: "22 Nov 2026, 14:13:05 UTC (in 9m 30s)".
+ */
+function describeExpiry(expiresAt: number, now: number): string {
+  const left = now > 0 && expiresAt > now ? ` (in ${formatSpan(expiresAt - now)})` : "";
+  return `${formatDateTime(expiresAt)}${left}`;
+}
 
 function OverrideStatus({
   override,
@@ -41,9 +51,9 @@ function OverrideStatus({
   else if (override.expiresAt === null)
     text = `Override in force: ${describePolicyLimits(override.limits)}, until cleared.`;
   else if (now > 0 && override.expiresAt <= now)
-    text = `Override expired at ${formatClock(override.expiresAt)}: ${plan} again.`;
+    text = `Override expired at ${formatDateTime(override.expiresAt)}: ${plan} again.`;
   else
-    text = `Override in force: ${describePolicyLimits(override.limits)}, until ${formatClock(override.expiresAt)}${now > 0 ? ` (in ${formatSpan(override.expiresAt - now)})` : ""}.`;
+    text = `Override in force: ${describePolicyLimits(override.limits)}, until ${describeExpiry(override.expiresAt, now)}.`;
   return (
     <p className={styles.status} data-testid={`override-status-${override ? "set" : "none"}`}>
       {text}
@@ -79,6 +89,8 @@ export function OverrideEditor({
   // save, as if one existed. Now it opens on request, as a new override.
   const [adding, setAdding] = useState(false);
   const changed = JSON.stringify(draft) !== JSON.stringify(initial);
+  // Leaving the page with an unsaved override asks first, as the plan editor does.
+  useLeaveGuard(changed);
   const title = OPERATION_TITLES[operation];
   const path = `/customers/${customerId}/overrides/${operation}`;
 
@@ -156,7 +168,11 @@ export function OverrideEditor({
         <div className={styles.inline} style={{ marginTop: 14 }}>
           <Field
             label="Expiry"
-            error={draft.expiry.mode === "never" ? errors.expiresAt : undefined}
+            error={
+              draft.expiry.mode === "never" || draft.expiry.mode === "keep"
+                ? errors.expiresAt
+                : undefined
+            }
           >
             {(props) => (
               <select
@@ -164,6 +180,7 @@ export function OverrideEditor({
                 value={draft.expiry.mode}
                 onChange={(e) => setExpiry({ mode: e.target.value as ExpiryDraft["mode"] })}
               >
+                {draft.expiry.kept !== null ? <option value="keep">As saved</option> : null}
                 <option value="never">Never (until cleared)</option>
                 <option value="after">After a while</option>
                 <option value="at">At a date and time</option>
@@ -215,6 +232,11 @@ export function OverrideEditor({
             </Field>
           ) : null}
         </div>
+        {draft.expiry.mode === "keep" && draft.expiry.kept !== null ? (
+          <p className="muted small" data-testid={`override-expiry-${operation}`}>
+            Expires at {describeExpiry(draft.expiry.kept, now)}. To move it, choose another expiry.
+          </p>
+        ) : null}
         <div className={styles.actions}>
           <button
             type="submit"
@@ -242,6 +264,7 @@ export function OverrideEditor({
               Cancel
             </button>
           )}
+          {changed && !busy ? <span className="muted">Unsaved changes</span> : null}
         </div>
       </form>
     </section>

@@ -8,6 +8,7 @@ import { errorsByPath, firstErrors } from "@/components/ui/field-errors";
 import { ErrorNote } from "@/components/ui/states";
 import { ApiError, api } from "@/lib/client/api";
 import type { TestRequestResponse } from "@/lib/client/types";
+import { countOf } from "@/lib/format";
 import { MAX_COST } from "@/lib/schemas/cost.schema";
 import { testRequestSchema } from "@/lib/schemas/customer.schema";
 import type { Operation } from "@/lib/vocabulary";
@@ -117,8 +118,7 @@ export function TestRequestPanel({ customerId }: { customerId: number }) {
           </span>{" "}
           {outcome.decision ? (
             <span className="muted">
-              {outcome.decision.tokensRequested} token
-              {outcome.decision.tokensRequested === 1 ? "" : "s"} requested,{" "}
+              {countOf(outcome.decision.tokensRequested, "token")} requested,{" "}
               {outcome.decision.tokensConsumed} taken
             </span>
           ) : null}

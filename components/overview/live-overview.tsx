@@ -9,38 +9,42 @@ import { RefusedTable } from "./refused-table";
 import { TrafficChart } from "./traffic-chart";
 import { formatCount, formatShare, sumPoints, xDomain } from "./traffic-chart-data";
 
-const CHART_SECONDS = 120;
-const TOTALS_SECONDS = 300;
+/**
+ * LIVE_WINDOW is the one window of the live view: its cards, its chart and its most-refused
+ * table all count these seconds, and say so. Regression: the cards summed 5 minutes over a
+ * chart of 2, so they disagreed with what was drawn under them.
+ */
+export const LIVE_WINDOW = {
+  seconds: 120,
+  short: "2 min",
+  title: "Last 2 minutes",
+  words: "the last 2 minutes",
+} as const;
 
-function useTraffic(seconds: number, refetchInterval: number) {
-  return useQuery({
-    queryKey: ["traffic", seconds],
-    queryFn: () => api<TrafficResponse>(`/traffic?seconds=${seconds}`),
-    refetchInterval,
+/** LiveOverview polls the traffic log once a second: totals, a live chart, the most refused. */
+export function LiveOverview() {
+  const live = useQuery({
+    queryKey: ["traffic", LIVE_WINDOW.seconds],
+    queryFn: () => api<TrafficResponse>(`/traffic?seconds=${LIVE_WINDOW.seconds}`),
+    refetchInterval: 1_000,
     staleTime: 0,
   });
-}
-
-/** LiveOverview polls the traffic log: a live chart, 5-minute totals, the most refused. */
-export function LiveOverview() {
-  const live = useTraffic(CHART_SECONDS, 1_000);
-  const recent = useTraffic(TOTALS_SECONDS, 2_000);
-  const totals = recent.data ? sumPoints(recent.data.points) : undefined;
-  const liveTotals = live.data ? sumPoints(live.data.points) : undefined;
+  const totals = live.data ? sumPoints(live.data.points) : undefined;
+  const per = ` · ${LIVE_WINDOW.short}`;
 
   return (
     <>
-      <section className="grid cols-4 stats" aria-label="Last 5 minutes">
-        <Stat label="Requests · 5 min" value={totals && formatCount(totals.total)} />
-        <Stat label="Allowed · 5 min" value={totals && formatCount(totals.allowed)} tone="ok" />
-        <Stat label="Denied · 5 min" value={totals && formatCount(totals.denied)} tone="bad" />
-        <Stat label="Denied share · 5 min" value={totals && formatShare(totals.deniedShare)} />
+      <section className="grid cols-4 stats" aria-label={`Totals of ${LIVE_WINDOW.words}`}>
+        <Stat label={`Requests${per}`} value={totals && formatCount(totals.total)} />
+        <Stat label={`Allowed${per}`} value={totals && formatCount(totals.allowed)} tone="ok" />
+        <Stat label={`Denied${per}`} value={totals && formatCount(totals.denied)} tone="bad" />
+        <Stat label={`Denied share${per}`} value={totals && formatShare(totals.deniedShare)} />
       </section>
 
       <section className="card">
         <div className="card-header">
           <h2>Allowed vs denied per second</h2>
-          <span className="muted">Last 2 minutes</span>
+          <span className="muted">{LIVE_WINDOW.title}, as the totals above</span>
         </div>
         <ErrorNote error={live.error} />
         {live.data ? (
@@ -49,8 +53,8 @@ export function LiveOverview() {
               points={live.data.points}
               domain={xDomain(live.data.now, live.data.seconds)}
             />
-            {liveTotals?.total === 0 ? (
-              <p className="muted chart-note">No API requests in the last 2 minutes.</p>
+            {totals?.total === 0 ? (
+              <p className="muted chart-note">No API requests in {LIVE_WINDOW.words}.</p>
             ) : null}
           </>
         ) : live.isPending ? (
@@ -60,12 +64,12 @@ export function LiveOverview() {
 
       <section className="card">
         <div className="card-header">
-          <h2>Refused most · last 5 minutes</h2>
+          <h2>Refused most · {LIVE_WINDOW.title.toLowerCase()}</h2>
         </div>
-        <ErrorNote error={recent.error} />
-        {recent.data ? (
-          <RefusedTable totals={recent.data.totals} />
-        ) : recent.isPending ? (
+        <ErrorNote error={live.error} />
+        {live.data ? (
+          <RefusedTable totals={live.data.totals} words={LIVE_WINDOW.words} />
+        ) : live.isPending ? (
           <Loading />
         ) : null}
       </section>

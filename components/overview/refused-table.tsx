@@ -6,10 +6,19 @@ import { formatCount, formatShare } from "./traffic-chart-data";
 /** REFUSED_ROWS is how many customers the "refused most" table lists. */
 export const REFUSED_ROWS = 10;
 
-/** RefusedTable lists the customers with the most denied requests (the server sorts them). */
-export function RefusedTable({ totals }: { totals: TrafficResponse["totals"] }) {
+/**
+ * RefusedTable lists the customers with the most denied requests (the server sorts them) over
+ * the window `words` names ("the last 2 minutes").
+ */
+export function RefusedTable({
+  totals,
+  words,
+}: {
+  totals: TrafficResponse["totals"];
+  words: string;
+}) {
   const refused = totals.filter((t) => t.denied > 0).slice(0, REFUSED_ROWS);
-  if (refused.length === 0) return <Empty>No requests were refused in the last 5 minutes.</Empty>;
+  if (refused.length === 0) return <Empty>No requests were refused in {words}.</Empty>;
   return (
     <table>
       <thead>

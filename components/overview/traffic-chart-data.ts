@@ -80,16 +80,6 @@ export function formatAgo(t: number, end: number): string {
   return rest === 0 ? `${minutes}m ago` : `${minutes}m ${rest}s ago`;
 }
 
-function pad(n: number): string {
-  return String(n).padStart(2, "0");
-}
-
-/** formatClockTime writes a time (ms since the epoch) as local "HH:MM:SS". */
-export function formatClockTime(t: number): string {
-  const d = new Date(t);
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
-
 /** formatCount writes a count with thousands separators: 12345 -> "12,345". */
 export function formatCount(n: number): string {
   return n.toLocaleString("en-US");

@@ -2,8 +2,9 @@
 
 import { Area, AreaChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
 import { useChartColors } from "@/components/charts/chart-colors";
+import { formatClock } from "@/components/charts/time-axis";
 import type { TrafficPoint } from "@/lib/client/types";
-import { formatAgo, formatClockTime, formatCount, xTicks, yAxis } from "./traffic-chart-data";
+import { formatAgo, formatCount, xTicks, yAxis } from "./traffic-chart-data";
 
 /**
  * TrafficChart draws allowed and denied decisions per second, stacked, over `domain` (ms since
@@ -44,7 +45,7 @@ export function TrafficChart({
         stroke={colors.axis}
       />
       <Tooltip
-        labelFormatter={(t) => formatClockTime(Number(t))}
+        labelFormatter={(t) => formatClock(Number(t))}
         formatter={(value) => formatCount(Number(value))}
         isAnimationActive={false}
       />

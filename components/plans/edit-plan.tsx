@@ -2,13 +2,14 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
+import { NotFoundPage } from "@/components/ui/not-found-page";
 import { ErrorNote, Loading, PageHeader } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { useUrlQuery } from "@/components/ui/use-url-query";
 import { scopedRangeSchema } from "@/components/usage/usage-range";
-import { api } from "@/lib/client/api";
+import { ApiError, api } from "@/lib/client/api";
 import type { PlanResponse, PlansResponse, PlanWithLimits } from "@/lib/client/types";
-import { describePolicyLimits } from "@/lib/format";
+import { countOf, describePolicyLimits } from "@/lib/format";
 import { draftFromPlan, validateUpdate } from "./plan-draft";
 import { PlanDryRun } from "./plan-dry-run";
 import { PlanForm } from "./plan-form";
@@ -30,6 +31,9 @@ export function EditPlan({ id }: { id: number }) {
   const list = useQuery({ queryKey: ["plans"], queryFn: () => api<PlansResponse>("/plans") });
   const customers = list.data?.plans.find((p) => p.id === id)?.customerCount;
 
+  if (plan.error instanceof ApiError && plan.error.status === 404) {
+    return <NotFoundPage what="plan" />;
+  }
   if (!plan.data) {
     return (
       <>
@@ -115,11 +119,7 @@ function Editor({
               <dt>Writes</dt>
               <dd>{describePolicyLimits(saved.limits.filter((l) => l.operation === "write"))}</dd>
               <dt>Used by</dt>
-              <dd>
-                {customers === undefined
-                  ? "…"
-                  : `${customers.toLocaleString("en-US")} customer${customers === 1 ? "" : "s"}`}
-              </dd>
+              <dd>{customers === undefined ? "…" : countOf(customers, "customer")}</dd>
             </dl>
           </section>
         }

@@ -9,7 +9,7 @@ import { DryRunLimits } from "@/components/usage/dry-run-limits";
 import { RANGE_REFRESH_MS } from "@/components/usage/use-range-now";
 import { api } from "@/lib/client/api";
 import type { DryRunResponse, PlanWithLimits, PromoteResponse } from "@/lib/client/types";
-import { describeLimits } from "@/lib/format";
+import { countOf, describeLimits } from "@/lib/format";
 import { OPERATIONS } from "@/lib/vocabulary";
 
 /** planDryRunKey is the query key of a plan's dry-run report. */
@@ -61,7 +61,7 @@ export function PlanDryRun({
       void queryClient.invalidateQueries({ queryKey: ["plans"] });
       void queryClient.invalidateQueries({ queryKey: ["audit"] });
       toast(
-        `${result.promoted} limit${result.promoted === 1 ? "" : "s"} enforced. The next API request obeys ${result.promoted === 1 ? "it" : "them"}.`,
+        `${countOf(result.promoted, "limit")} enforced. The next API request obeys ${result.promoted === 1 ? "it" : "them"}.`,
       );
     } catch (e) {
       setFailure(e);

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { Field } from "@/components/ui/field";
 import { firstErrors } from "@/components/ui/field-errors";
+import { useLeaveGuard } from "@/components/ui/leave-guard";
 import { limitDraft, type OperationLimitDraft } from "@/components/ui/limit-draft";
 import { type LimitAdd, LimitRows } from "@/components/ui/limit-rows";
 import { ErrorNote } from "@/components/ui/states";
@@ -59,6 +60,8 @@ export function PlanForm<T>({
   const [failure, setFailure] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const dirty = !sameDraft(draft, saved);
+  // Leaving the page with unsaved changes asks first (a link, sign-out, reload or close).
+  useLeaveGuard(dirty);
   // A new plan can be submitted as it is (to see what is missing); an edit needs a change.
   const canSubmit = autoSlug || dirty;
 

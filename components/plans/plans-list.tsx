@@ -11,7 +11,7 @@ import { useToast } from "@/components/ui/toast";
 import { useUrlQuery } from "@/components/ui/use-url-query";
 import { api } from "@/lib/client/api";
 import type { PlanListItem, PlansResponse } from "@/lib/client/types";
-import { describePolicyLimits } from "@/lib/format";
+import { countOf, describePolicyLimits } from "@/lib/format";
 import { plansQuerySchema } from "@/lib/schemas/plan.schema";
 import { matchesPlan } from "./plan-picker";
 
@@ -54,7 +54,7 @@ function planColumns(onDelete: (plan: PlanListItem) => void): DataColumn<PlanLis
         ) : (
           <Link
             href={`/customers?plan=${plan.id}`}
-            aria-label={`${plan.customerCount.toLocaleString("en-US")} customers on ${plan.name}`}
+            aria-label={`${countOf(plan.customerCount, "customer")} on ${plan.name}`}
           >
             {plan.customerCount.toLocaleString("en-US")}
           </Link>
@@ -136,8 +136,8 @@ export function PlansList() {
           />
           <p className="muted small" aria-live="polite">
             {shown.length === all.length
-              ? `${all.length} plan${all.length === 1 ? "" : "s"}`
-              : `${shown.length} of ${all.length} plans`}
+              ? countOf(all.length, "plan")
+              : `${shown.length.toLocaleString("en-US")} of ${countOf(all.length, "plan")}`}
           </p>
         </>
       ) : null}
@@ -170,8 +170,8 @@ function DeletePlan({ plan, onClose }: { plan: PlanListItem; onClose: () => void
     >
       {inUse ? (
         <p>
-          {plan.customerCount.toLocaleString("en-US")} customer
-          {plan.customerCount === 1 ? " is" : "s are"} on this plan, so it cannot be deleted.{" "}
+          {countOf(plan.customerCount, "customer")} {plan.customerCount === 1 ? "is" : "are"} on
+          this plan, so it cannot be deleted.{" "}
           <Link href={`/customers?plan=${plan.id}`}>See its customers</Link> and move them to
           another plan first.
         </p>

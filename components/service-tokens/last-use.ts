@@ -1,3 +1,5 @@
+import { countOf, formatDate } from "@/lib/format";
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
@@ -15,11 +17,7 @@ export function describeLastUse(lastUsedAt: number | null, now: number): string 
   if (ago < DAY) return `${Math.floor(ago / HOUR)} h ago`;
   if (ago < 7 * DAY) {
     const days = Math.floor(ago / DAY);
-    return `${days} ${days === 1 ? "day" : "days"} ago`;
+    return `${countOf(days, "day")} ago`;
   }
-  return new Date(lastUsedAt).toLocaleDateString("en-US", {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-  });
+  return formatDate(lastUsedAt);
 }

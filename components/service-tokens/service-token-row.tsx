@@ -2,12 +2,9 @@
 
 import { formatCount } from "@/components/charts/number-format";
 import type { ListedServiceToken } from "@/lib/client/service-token-types";
+import { formatDateTime } from "@/lib/format";
 import { describeLastUse } from "./last-use";
 import styles from "./service-tokens.module.css";
-
-function when(ms: number): string {
-  return new Date(ms).toLocaleString();
-}
 
 /**
  * ServiceTokenRow is one token: name, prefix, scopes, creation, last use, decision calls refused
@@ -45,7 +42,9 @@ export function ServiceTokenRow({
       <td className="nowrap" data-label="Created">
         <span className="cell">
           <span>
-            <time dateTime={new Date(token.createdAt).toISOString()}>{when(token.createdAt)}</time>
+            <time dateTime={new Date(token.createdAt).toISOString()}>
+              {formatDateTime(token.createdAt)}
+            </time>
             <span className="muted small"> by {token.createdBy}</span>
           </span>
         </span>
@@ -57,7 +56,7 @@ export function ServiceTokenRow({
           ) : (
             <time
               dateTime={new Date(token.lastUsedAt).toISOString()}
-              title={when(token.lastUsedAt)}
+              title={formatDateTime(token.lastUsedAt)}
             >
               {describeLastUse(token.lastUsedAt, now)}
             </time>
@@ -85,7 +84,10 @@ export function ServiceTokenRow({
       <td data-label="State">
         <span className="cell">
           {revoked ? (
-            <span className="badge bad" title={`Revoked ${when(token.revokedAt as number)}`}>
+            <span
+              className="badge bad"
+              title={`Revoked ${formatDateTime(token.revokedAt as number)}`}
+            >
               Revoked
             </span>
           ) : (

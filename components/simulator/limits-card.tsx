@@ -25,8 +25,8 @@ export function sourceOf(value: string): { planId: number | null; operation: Ope
 }
 
 /**
- * LimitsCard picks the limits to simulate: a plan's read or write limits, or custom ones; the
- * rows can be edited in place without saving anything.
+ * LimitsCard picks the limits to simulate: a plan's read or write limits (its dry-run ones marked
+ * so), or custom ones; the rows can be edited in place without saving anything.
  */
 export function LimitsCard({
   plans,
@@ -91,9 +91,14 @@ export function LimitsCard({
         rows={rows}
         errors={errors}
         adds={ADD_BLANK_LIMIT}
+        withDryRun
         empty={<p className={styles.hint}>No limits: every request will be allowed.</p>}
         onChange={onRows}
       />
+      <p className={styles.hint}>
+        A dry-run limit never refuses: it is tried on each allowed request, as on the server, and
+        the result says what it would have refused.
+      </p>
     </section>
   );
 }

@@ -2,6 +2,7 @@
 
 import { Field } from "@/components/ui/field";
 import type { DraftErrors } from "@/components/ui/field-errors";
+import { MAX_COST } from "@/lib/schemas/cost.schema";
 import { MAX_SIMULATED_REQUESTS } from "@/lib/simulator/pattern";
 import { PATTERN_KINDS, type PatternDraft, type PatternKind } from "./pattern-draft";
 import styles from "./simulator.module.css";
@@ -12,12 +13,17 @@ function NumberField({
   error,
   hint,
   onChange,
+  min = 0,
+  max,
 }: {
   label: string;
   value: string;
   error: string | undefined;
   hint?: string;
   onChange: (value: string) => void;
+  /** min and max bound the input's arrows (validation is the schema's). */
+  min?: number;
+  max?: number;
 }) {
   return (
     <Field label={label} error={error} hint={hint}>
@@ -26,7 +32,8 @@ function NumberField({
           {...props}
           type="number"
           inputMode="decimal"
-          min={0}
+          min={min}
+          max={max}
           step="any"
           value={value}
           onChange={(e) => onChange(e.target.value)}
@@ -80,6 +87,8 @@ export function PatternCard({
         </Field>
         <NumberField
           label="Cost per request"
+          min={1}
+          max={MAX_COST}
           value={cost}
           error={errors.cost}
           hint="Tokens each request takes"

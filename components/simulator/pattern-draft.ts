@@ -1,5 +1,6 @@
 import { type DraftErrors, errorsByPath } from "@/components/ui/field-errors";
-import { type LimitDraft, limitOfDraft } from "@/components/ui/limit-draft";
+import { type LimitDraft, policyLimitOfDraft } from "@/components/ui/limit-draft";
+import { countOf } from "@/lib/format";
 import { type Pattern, parseTimestamps } from "@/lib/simulator/pattern";
 import { type SimulationInput, simulationSchema } from "@/lib/simulator/simulation.schema";
 
@@ -90,7 +91,7 @@ export function simulationOfDraft(
     }
   }
   const parsed = simulationSchema.safeParse({
-    limits: limits.map(limitOfDraft),
+    limits: limits.map(policyLimitOfDraft),
     pattern,
     cost: num(cost),
   });
@@ -113,6 +114,6 @@ export function describePattern(pattern: Pattern): string {
     case "ramp":
       return `ramp from ${n(pattern.fromPerSecond)} to ${n(pattern.toPerSecond)} req/s over ${n(pattern.seconds)} s`;
     case "timestamps":
-      return `${n(pattern.offsetsMs.length)} pasted timestamp${pattern.offsetsMs.length === 1 ? "" : "s"}`;
+      return countOf(pattern.offsetsMs.length, "pasted timestamp");
   }
 }

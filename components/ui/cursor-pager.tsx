@@ -1,5 +1,7 @@
 "use client";
 
+import { countOf } from "@/lib/format";
+
 /**
  * CursorPager moves through a list a page at a time: "Newer"/"Previous" and "Older"/"Next"
  * follow the server's cursors, and a line says how many rows match in all.
@@ -33,7 +35,7 @@ export function CursorPager({
       <p className="muted small" aria-live="polite">
         {total === 0
           ? `No ${many}`
-          : `${shown.toLocaleString("en-US")} shown of ${total.toLocaleString("en-US")} ${total === 1 ? one : many}`}
+          : `${shown.toLocaleString("en-US")} shown of ${countOf(total, one, many)}`}
       </p>
       <div className="row">
         <button

@@ -1,5 +1,5 @@
 import { PERIOD_UNITS, splitPeriod } from "@/lib/format";
-import type { LimitShape, Operation } from "@/lib/vocabulary";
+import type { LimitShape, Operation, PolicyLimit } from "@/lib/vocabulary";
 
 /** PeriodUnit is a unit a limit's period is edited in ("ms", "s", "m", "h", "d"). */
 export type PeriodUnit = (typeof PERIOD_UNITS)[number]["unit"];
@@ -40,10 +40,18 @@ export function blankDraft(): LimitDraft {
   return { count: "", amount: "1", unit: "s" };
 }
 
-/** draftOfLimit writes a limit as a row in the largest unit that divides its period. */
-export function draftOfLimit(limit: LimitShape): LimitDraft {
+/**
+ * draftOfLimit writes a limit as a row in the largest unit that divides its period, keeping its
+ * dry-run flag when set.
+ */
+export function draftOfLimit(limit: PolicyLimit): LimitDraft {
   const { amount, unit } = splitPeriod(limit.periodMs);
-  return { count: String(limit.count), amount: String(amount), unit };
+  return {
+    count: String(limit.count),
+    amount: String(amount),
+    unit,
+    ...(limit.dryRun ? { dryRun: true } : {}),
+  };
 }
 
 /** numberOf reads an input's text: blank is undefined, anything else a number (maybe NaN). */
@@ -71,4 +79,9 @@ export function limitOfDraft(draft: LimitDraft): LimitShape {
     count: numberOf(draft.count) ?? Number.NaN,
     periodMs: periodMsOf(numberOf(draft.amount), draft.unit) ?? Number.NaN,
   };
+}
+
+/** policyLimitOfDraft is limitOfDraft with the row's dry-run flag, when set. */
+export function policyLimitOfDraft(draft: LimitDraft): PolicyLimit {
+  return { ...limitOfDraft(draft), ...(draft.dryRun ? { dryRun: true } : {}) };
 }

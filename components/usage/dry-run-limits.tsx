@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { formatCount } from "@/components/charts/number-format";
 import type { DryRunLimitReport } from "@/lib/client/types";
+import { countOf } from "@/lib/format";
 import { DRY_RUN_STATES, dryRunTitle, dryRunVerdict } from "./dry-run-words";
 import styles from "./usage.module.css";
 
@@ -47,9 +48,7 @@ export function DryRunLimits({
                   {report.top.slice(0, SHOWN_CUSTOMERS).map((c) => (
                     <li key={c.customerId}>
                       <Link href={`/customers/${c.customerId}`}>{c.name}</Link>{" "}
-                      <span className="muted num">
-                        {formatCount(c.refused)} request{c.refused === 1 ? "" : "s"}
-                      </span>
+                      <span className="muted num">{countOf(c.refused, "request")}</span>
                     </li>
                   ))}
                 </ul>

@@ -1,6 +1,6 @@
 import { formatShare } from "@/components/charts/number-format";
 import type { DryRunLimitReport } from "@/lib/client/types";
-import { describeLimit } from "@/lib/format";
+import { countOf, describeLimit } from "@/lib/format";
 
 const PLURAL = { read: "reads", write: "writes" } as const;
 
@@ -22,7 +22,7 @@ export function dryRunVerdict(
   if (report.share === null || report.decisions === 0) {
     return `No ${ops} over ${words}: nothing to judge this limit on yet.`;
   }
-  const customers = `${report.customers.toLocaleString("en-US")} customer${report.customers === 1 ? "" : "s"}`;
+  const customers = countOf(report.customers, "customer");
   return `${subject} ${formatShare(report.share)} of ${ops}, ${customers}, over ${words} (${report.refused.toLocaleString("en-US")} of ${report.decisions.toLocaleString("en-US")}).`;
 }
 

@@ -12,15 +12,17 @@ import {
 } from "recharts";
 import { useChartColors } from "@/components/charts/chart-colors";
 import { formatCount } from "@/components/charts/number-format";
-import { yAxis } from "@/components/overview/traffic-chart-data";
 import { describePeriod } from "@/lib/format";
-import { formatAllowance, type UsageBarPoint } from "./usage-data";
+import type { UsageBarPoint } from "./usage-data";
 import { formatStep } from "./usage-range";
+import { describeLimitLine, usageScale } from "./usage-scale";
 
 /**
  * UsageChart draws a range's decisions per step, allowed and denied stacked (denials in the
- * refusal colour), on a numeric axis of step starts (ms); with `allowance`, a dashed line at
- * what the tightest limit refills per step. The maths lives in usage-data.ts and usage-range.ts.
+ * refusal colour), on a numeric axis of step starts (ms), the count axis scaled to the traffic;
+ * with `allowance`, a dashed line at what the tightest limit refills per step when it sits near
+ * the traffic, else its value in the key ("off the scale"). The maths lives in usage-scale.ts,
+ * usage-data.ts and usage-range.ts.
  */
 export function UsageChart({
   points,
@@ -44,8 +46,10 @@ export function UsageChart({
 }) {
   const colors = useChartColors();
   const bars = points.map((p) => ({ ...p, x: p.t + stepMs / 2 }));
-  // The count axis reaches the busiest step, or the limit's line when that is higher.
-  const y = yAxis([...points, { t: 0, allowed: Math.ceil(allowance ?? 0), denied: 0 }]);
+  // Regression: the axis reached the limit's line however far above the traffic it was, and
+  // 170 requests under a 6,000-an-hour line were drawn one pixel high.
+  const scale = usageScale(points, allowance);
+  const y = scale.y;
   return (
     <figure aria-label={label} style={{ margin: 0 }}>
       <BarChart
@@ -99,22 +103,20 @@ export function UsageChart({
           fill={colors.denied}
           isAnimationActive={false}
         />
-        {allowance != null ? (
-          <ReferenceLine
-            y={allowance}
-            stroke={colors.remaining}
-            strokeDasharray="5 4"
-            ifOverflow="extendDomain"
-          />
+        {allowance != null && scale.line === "drawn" ? (
+          <ReferenceLine y={allowance} stroke={colors.remaining} strokeDasharray="5 4" />
         ) : null}
       </BarChart>
       {allowance != null ? (
         <figcaption className="muted small" style={{ textAlign: "center" }}>
-          <span aria-hidden="true" style={{ color: colors.remaining }}>
-            - - -
-          </span>{" "}
-          The tightest limit refills {formatAllowance(allowance)} token
-          {allowance === 1 ? "" : "s"} per {describePeriod(stepMs)}
+          {scale.line === "drawn" ? (
+            <>
+              <span aria-hidden="true" style={{ color: colors.remaining }}>
+                - - -
+              </span>{" "}
+            </>
+          ) : null}
+          {describeLimitLine(scale, allowance, describePeriod(stepMs))}
         </figcaption>
       ) : null}
     </figure>

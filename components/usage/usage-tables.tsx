@@ -2,6 +2,7 @@ import Link from "next/link";
 import { formatCount, formatShare } from "@/components/charts/number-format";
 import { Empty } from "@/components/ui/states";
 import type { NamedCustomerUsage, NearLimitView, PlanUsageView } from "@/lib/client/types";
+import { countOf } from "@/lib/format";
 import styles from "./usage.module.css";
 import { busiestPlansFirst, describeNearLimit, formatNearShare, nearShareTone } from "./usage-data";
 import { formatLocalTime } from "./usage-range";
@@ -32,9 +33,7 @@ export function PlansUsageTable({
           <tr key={p.planId}>
             <td className={styles.cellWrap}>
               {p.slug === null ? p.name : <Link href={`/plans/${p.planId}`}>{p.name}</Link>}
-              <div className="muted small">
-                {formatCount(p.customers)} customer{p.customers === 1 ? "" : "s"}
-              </div>
+              <div className="muted small">{countOf(p.customers, "customer")}</div>
             </td>
             <td className="right num">{formatCount(p.allowed)}</td>
             <td className={`right num${p.denied > 0 ? " bad-text" : ""}`}>
@@ -42,7 +41,7 @@ export function PlansUsageTable({
               <div className="muted small">
                 {shareOf(p.denied, p.allowed + p.denied + p.unavailable)}
                 {p.refusedCustomers > 0
-                  ? `, ${formatCount(p.refusedCustomers)} customer${p.refusedCustomers === 1 ? "" : "s"} refused`
+                  ? `, ${countOf(p.refusedCustomers, "customer")} refused`
                   : ""}
               </div>
             </td>

@@ -1,3 +1,5 @@
+import { loginPathFor } from "@/lib/next-path";
+
 /** ApiError is a failed admin API call: status, title, and field errors by dotted path. */
 export class ApiError extends Error {
   constructor(
@@ -35,7 +37,8 @@ export async function api<T>(
   };
   if (!response.ok) {
     if (response.status === 401 && path !== "/session") {
-      window.location.assign(`/login?next=${encodeURIComponent(window.location.pathname)}`);
+      // The whole address, query included (regression: the query was dropped).
+      window.location.assign(loginPathFor(window.location.pathname + window.location.search));
     }
     throw new ApiError(response.status, body.title ?? response.statusText, body.errors ?? {});
   }

@@ -20,3 +20,11 @@ export const MALFORMED_PATH = {
   title: "Malformed request path",
   detail: "The path is not valid percent-encoding.",
 } as const;
+
+/**
+ * REQUEST_TARGET_HEADER carries a page request's target (path and query, as sent) from the
+ * server entry to the dashboard's layout, which Next does not tell where it is rendering: a
+ * signed-out visit is sent to sign in with the whole target as `next`. The entry replaces any
+ * copy a client sends.
+ */
+export const REQUEST_TARGET_HEADER = "x-ratekeeper-request-target";

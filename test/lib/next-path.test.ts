@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_NEXT_PATH, safeNextPath } from "@/lib/next-path";
+import { DEFAULT_NEXT_PATH, loginPathFor, safeNextPath } from "@/lib/next-path";
 
 describe("safeNextPath", () => {
   it.each([
@@ -74,5 +74,32 @@ describe("safeNextPath", () => {
       expect(result.startsWith("/") && !result.startsWith("//"), candidate).toBe(true);
       if (result !== DEFAULT_NEXT_PATH) expect(result, candidate).toBe(candidate);
     }
+  });
+});
+
+describe("loginPathFor", () => {
+  // Regression: a signed-out visit to `/customers?q=acme&plan=2` went to a bare /login, and
+  // signing in landed on the overview.
+  it("keeps the whole path and query as next, encoded once", () => {
+    expect(loginPathFor("/customers?q=acme&plan=2")).toBe(
+      "/login?next=%2Fcustomers%3Fq%3Dacme%26plan%3D2",
+    );
+    expect(loginPathFor("/customers/12")).toBe("/login?next=%2Fcustomers%2F12");
+    const next = new URL(`http://x${loginPathFor("/audit?actor=a%26b")}`).searchParams.get("next");
+    expect(next).toBe("/audit?actor=a%26b");
+    expect(safeNextPath(next)).toBe(next);
+  });
+
+  it("drops Next's _rsc parameter and the fragment, keeping the rest as written", () => {
+    expect(loginPathFor("/plans?_rsc=1x2&tab=a")).toBe("/login?next=%2Fplans%3Ftab%3Da");
+    expect(loginPathFor("/plans?_rsc=1x2")).toBe("/login?next=%2Fplans");
+    expect(loginPathFor("/plans#limits")).toBe("/login?next=%2Fplans");
+  });
+
+  it("gives the bare sign-in page for itself and for targets safeNextPath refuses", () => {
+    expect(loginPathFor("/login")).toBe("/login");
+    expect(loginPathFor("/login?next=%2Fplans")).toBe("/login");
+    expect(loginPathFor("//evil.example/x")).toBe("/login");
+    expect(loginPathFor("/%5Cevil.example")).toBe("/login");
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { Clock } from "@/lib/limiter";
+import { MemoryDecisionStore } from "@/lib/policy/decision-store";
+import { createPolicyLimiter } from "@/lib/policy/policy-limiter";
+import { buildSnapshot } from "@/lib/policy/snapshot";
 import { MAX_COST } from "@/lib/schemas/cost.schema";
-import { runSimulation, simulate } from "@/lib/simulator/simulate";
+import { runSimulation, simulate, timestampsOf } from "@/lib/simulator/simulate";
+import type { PolicyLimit } from "@/lib/vocabulary";
 
 const perSecond = (count: number) => ({ count, periodMs: 1_000 });
 
@@ -117,6 +122,7 @@ describe("simulate: known patterns against hand arithmetic", () => {
     expect(runSimulation([perSecond(1)], [])).toEqual({
       seconds: [],
       totals: { requests: 0, allowed: 0, denied: 0, allowedShare: 0 },
+      dryRun: { wouldRefuse: 0, limits: [] },
     });
   });
 
@@ -134,5 +140,88 @@ describe("simulate: the reported span", () => {
       seconds: 3,
     });
     expect(result.seconds.map((s) => s.t)).toEqual([0, 1_000, 2_000]);
+  });
+});
+
+describe("simulate: dry-run limits", () => {
+  const bursts = { kind: "bursts", size: 15, everySeconds: 1, seconds: 10 } as const;
+
+  it("a dry-run limit never denies: enforced 3/s with a dry-run 2/s allows 30 of bursts of 15 a second for 10 s", () => {
+    // Regression: the dry-run 2/s was enforced too, and the simulator said 20 allowed. Each
+    // second the 3/s bucket admits 3; the dry-run 2/s bucket takes 2 of them and would have
+    // refused the third: 10 would-be refusals, all the dry-run limit's.
+    const result = simulate([perSecond(3), { ...perSecond(2), dryRun: true }], bursts);
+    expect(result.totals).toMatchObject({ requests: 150, allowed: 30, denied: 120 });
+    expect(result.seconds.every((s) => s.allowed === 3)).toBe(true);
+    expect(result.dryRun).toEqual({
+      wouldRefuse: 10,
+      limits: [{ limit: perSecond(2), wouldRefuse: 10 }],
+    });
+  });
+
+  it("dry-run limits alone allow everything and count what they would have refused", () => {
+    const result = simulate([{ ...perSecond(5), dryRun: true }], bursts);
+    expect(result.totals).toMatchObject({ requests: 150, allowed: 150, denied: 0 });
+    expect(result.dryRun.wouldRefuse).toBe(100);
+  });
+
+  it("a dry-run refusal takes no tokens and names only the limits that lacked them", () => {
+    // 10/s and 2/min tried together, all or nothing: 0 and 0 pass both; from then on the
+    // minute lacks tokens, the second does not (a refusal takes nothing from it).
+    const result = runSimulation(
+      [
+        perSecond(100),
+        { ...perSecond(10), dryRun: true },
+        { count: 2, periodMs: 60_000, dryRun: true },
+      ],
+      [0, 0, 0, 0, 0],
+    );
+    expect(result.dryRun).toEqual({
+      wouldRefuse: 3,
+      limits: [
+        { limit: perSecond(10), wouldRefuse: 0 },
+        { limit: { count: 2, periodMs: 60_000 }, wouldRefuse: 3 },
+      ],
+    });
+  });
+
+  it("agrees with the server's decision store, enforced and dry-run, request by request", () => {
+    const limits: PolicyLimit[] = [
+      perSecond(3),
+      { count: 20, periodMs: 60_000 },
+      { ...perSecond(2), dryRun: true },
+      { count: 12, periodMs: 10_000, dryRun: true },
+    ];
+    const pattern = { kind: "ramp", fromPerSecond: 1, toPerSecond: 9, seconds: 30 } as const;
+    let now = 0;
+    const clock: Clock = { now: () => now };
+    const snapshot = buildSnapshot(
+      {
+        plans: [
+          { id: 1, slug: "p", name: "P", limits: limits.map((l) => ({ ...l, operation: "read" })) },
+        ],
+        customers: [{ id: 7, name: "C", status: "active", planId: 1, apiKeyHash: "h" }],
+        overrides: [],
+        serviceTokens: [],
+      },
+      0,
+    );
+    const customer = snapshot.byId.get(7);
+    if (!customer) throw new Error("no customer in the snapshot");
+    const store = new MemoryDecisionStore(createPolicyLimiter(clock));
+    let allowed = 0;
+    let wouldRefuse = 0;
+    for (const t of timestampsOf(pattern)) {
+      now = t;
+      const decision = store.decide({ customer, operation: "read", now: t }, 1);
+      if (!(decision instanceof Promise) && decision.details.allowed) {
+        allowed++;
+        if (decision.dryRun && !decision.dryRun.allowed) wouldRefuse++;
+      }
+    }
+    const result = simulate(limits, pattern);
+    expect(result.totals.allowed).toBe(allowed);
+    expect(result.dryRun.wouldRefuse).toBe(wouldRefuse);
+    expect(wouldRefuse).toBeGreaterThan(0);
   });
 });

@@ -29,11 +29,43 @@ describe("summarize", () => {
         { field: "name", before: "Pro", after: "Pro+" },
         {
           field: "limits",
-          before: "read: 50 per minute; write: 10 per second",
-          after: "read: 3 per minute; write: 10 per second",
+          before: "read: 50 per minute · write: 10 per second",
+          after: "read: 3 per minute · write: 10 per second",
         },
       ],
     });
+  });
+
+  // Regression: adding a dry-run limit read as a new enforced one ("read: 2 per second, 3 per
+  // second"), and a plan with only a dry-run limit read "none → read: 5 per second".
+  it("names dry-run limits as such, apart from the enforced ones", () => {
+    const before = { ...plan, limits: [{ operation: "read", count: 3, periodMs: 1_000 }] };
+    const after = {
+      ...before,
+      limits: [...before.limits, { operation: "read", count: 2, periodMs: 1_000, dryRun: true }],
+    };
+    expect(summarize(before, after).changes).toEqual([
+      {
+        field: "limits",
+        before: "read: 3 per second",
+        after: "read: 3 per second; dry run: 2 per second",
+      },
+    ]);
+    const tried = {
+      ...plan,
+      limits: [{ operation: "read", count: 5, periodMs: 1_000, dryRun: true }],
+    };
+    expect(summarize({ ...plan, limits: [] }, tried).changes).toEqual([
+      { field: "limits", before: "none", after: "read: unlimited; dry run: 5 per second" },
+    ]);
+    expect(
+      formatValue("limits", {
+        limits: [
+          { count: 9, periodMs: 60_000, dryRun: true },
+          { count: 1, periodMs: 1_000 },
+        ],
+      }),
+    ).toBe("1 per second; dry run: 9 per minute");
   });
 
   it("treats objects with the same values in another key order as unchanged", () => {

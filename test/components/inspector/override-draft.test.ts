@@ -13,7 +13,10 @@ function draft(
   partial: Partial<OverrideDraft["expiry"]> = {},
   limits: LimitDraft[] = [{ count: "3", amount: "1", unit: "m" }],
 ): OverrideDraft {
-  return { limits, expiry: { mode: "never", amount: "10", unit: "m", at: "", ...partial } };
+  return {
+    limits,
+    expiry: { mode: "never", amount: "10", unit: "m", at: "", kept: null, ...partial },
+  };
 }
 
 describe("dry-run limits in an override", () => {
@@ -63,11 +66,26 @@ describe("dry-run limits in an override", () => {
 });
 
 describe("draftOfOverride", () => {
-  it("starts from the stored override, expiry as a local time", () => {
+  // Regression: an override saved to end "after 10 minutes" reopened as a bare date and time.
+  it("starts from the stored override, keeping its expiry as it is", () => {
     const d = draftOfOverride({ limits: [{ count: 3, periodMs: 120_000 }], expiresAt: NOW }, []);
     expect(d.limits).toEqual([{ count: "3", amount: "2", unit: "m" }]);
-    expect(d.expiry.mode).toBe("at");
+    expect(d.expiry.mode).toBe("keep");
+    expect(d.expiry.kept).toBe(NOW);
+    // Switching to "At a date and time" starts from the stored one.
     expect(new Date(d.expiry.at).getTime()).toBe(NOW);
+  });
+
+  it("saves a kept expiry unchanged, and asks for a new one once it has passed", () => {
+    const d = draftOfOverride({ limits: [{ count: 3, periodMs: 60_000 }], expiresAt: NOW }, []);
+    expect(overrideOfDraft(d, NOW - 540_000)).toMatchObject({
+      ok: true,
+      value: { expiresAt: NOW },
+    });
+    expect(overrideOfDraft(d, NOW)).toEqual({
+      ok: false,
+      errors: { expiresAt: "This expiry has passed: choose a new one" },
+    });
   });
 
   it("starts from the limits in force when there is no override", () => {

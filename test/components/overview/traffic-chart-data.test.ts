@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   formatAgo,
-  formatClockTime,
   formatCount,
   formatShare,
   niceCeiling,
@@ -91,10 +90,6 @@ describe("formatting", () => {
     expect(formatAgo(t0 - 30_000, t0)).toBe("30s ago");
     expect(formatAgo(t0 - 60_000, t0)).toBe("1m ago");
     expect(formatAgo(t0 - 90_000, t0)).toBe("1m 30s ago");
-  });
-
-  it("writes local clock times with two digits each", () => {
-    expect(formatClockTime(new Date(2025, 0, 2, 4, 3, 5).getTime())).toBe("04:03:05");
   });
 
   it("writes counts and shares", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeLastUse } from "@/components/service-tokens/last-use";
+import { formatDate } from "@/lib/format";
 
 const NOW = Date.UTC(2026, 4, 20, 12, 0, 0);
 
@@ -20,8 +21,12 @@ describe("describeLastUse", () => {
     expect(describeLastUse(lastUsedAt, NOW)).toBe(words);
   });
 
-  it("gives the date past a week (in the viewer's time zone: the 20th or 21st)", () => {
-    expect(describeLastUse(NOW - 30 * 86_400_000, NOW)).toMatch(/^Apr 2[01], 2026$/);
-    expect(describeLastUse(NOW - 7 * 86_400_000, NOW)).toMatch(/^May 1[34], 2026$/);
+  // Regression: the service tokens wrote dates as "Apr 20, 2026" (and times in the browser's
+  // locale) where the audit log writes "20 Apr 2026, 14:03:05 UTC".
+  it("gives the date past a week, written as the audit log writes its dates", () => {
+    const at = NOW - 30 * 86_400_000;
+    expect(describeLastUse(at, NOW)).toBe(formatDate(at));
+    expect(describeLastUse(at, NOW)).toMatch(/^2[01] Apr 2026$/);
+    expect(describeLastUse(NOW - 7 * 86_400_000, NOW)).toMatch(/^1[34] May 2026$/);
   });
 });

@@ -14,6 +14,19 @@ const draft = (change: Partial<PatternDraft>): PatternDraft => ({
 });
 
 describe("simulationOfDraft", () => {
+  it("keeps a dry-run row dry-run, so the simulator never enforces it", () => {
+    const rows = [...limits, { count: "2", amount: "1", unit: "s" as const, dryRun: true }];
+    expect(simulationOfDraft(rows, draft({ kind: "steady" }), "1")).toMatchObject({
+      ok: true,
+      value: {
+        limits: [
+          { count: 10, periodMs: 1_000 },
+          { count: 2, periodMs: 1_000, dryRun: true },
+        ],
+      },
+    });
+  });
+
   it("reads each kind of pattern", () => {
     expect(
       simulationOfDraft(limits, draft({ kind: "steady", rate: "20", seconds: "5" }), "1"),

@@ -1,0 +1,46 @@
+import { expect, test, toasts } from "./fixtures";
+
+// A date and time as the dashboard writes them: "22 Nov 2026, 14:03:05 UTC".
+const DATE_TIME = String.raw`\d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2} \S+`;
+
+test("an override saved to end after 10 minutes reopens saying when it ends, and keeps that end when edited", async ({
+  page,
+  admin,
+  signIn,
+}) => {
+  const plan = await admin.createPlan([{ operation: "read", count: 10, periodMs: 60_000 }]);
+  const customer = await admin.createCustomer(plan.id);
+  await signIn();
+  await page.goto(`/customers/${customer.id}`);
+  const editor = page.getByRole("region", { name: "Override for reads" });
+  await editor.getByRole("button", { name: "Add an override" }).click();
+  await editor.getByLabel("Count for limit 1").fill("4");
+  const expiry = editor.getByLabel("Expiry", { exact: true });
+  await expiry.selectOption("after");
+  await editor.getByLabel("Expires in").fill("10");
+  await editor.getByLabel("Expiry unit").selectOption("m");
+  await editor.getByRole("button", { name: "Save override" }).click();
+  await expect(toasts(page)).toContainText("Reads override saved");
+  const stored = async () =>
+    (await (await admin.request.get(`/api/admin/customers/${customer.id}`)).json()).overrides.read
+      .expiresAt as number;
+  const endsAt = await stored();
+
+  // Regression: reopened, the editor showed "At a date and time" with a bare date to retype.
+  for (const reopen of [false, true]) {
+    if (reopen) await page.reload();
+    await expect(expiry).toHaveValue("keep");
+    await expect(editor.getByTestId("override-expiry-read")).toHaveText(
+      new RegExp(`^Expires at ${DATE_TIME} \\(in (9m \\d+s|10m)\\)\\. To move it`),
+    );
+    await expect(editor).toContainText(
+      new RegExp(`Override in force: 4 per minute, until ${DATE_TIME} \\(in (9m \\d+s|10m)\\)`),
+    );
+  }
+
+  // Editing the limits keeps the end as it was.
+  await editor.getByLabel("Count for limit 1").fill("5");
+  await editor.getByRole("button", { name: "Save override" }).click();
+  await expect(editor).toContainText("Override in force: 5 per minute");
+  expect(await stored()).toBe(endsAt);
+});
