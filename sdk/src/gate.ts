@@ -1,4 +1,9 @@
-import { fallbackProblem, missingKeyProblem, refusalHeaders } from "./problems.js";
+import {
+  authorizationProblem,
+  fallbackProblem,
+  missingKeyProblem,
+  refusalHeaders,
+} from "./problems.js";
 import type {
   CustomerRef,
   DecisionRequest,
@@ -88,7 +93,7 @@ export async function judge<Req>(
       admit: false,
       status: 401,
       headers: refusalHeaders(401, {}),
-      problem: missingKeyProblem(),
+      problem: options.identify ? missingKeyProblem() : authorizationProblem(authorization),
       decision: null,
     };
   }

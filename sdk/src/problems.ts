@@ -16,6 +16,32 @@ export function missingKeyProblem(): Problem {
   };
 }
 
+/**
+ * authorizationProblem is the 401 body for an Authorization field that holds no Bearer key, in
+ * the server's words: none at all (missingKeyProblem), a key without the Bearer scheme ("Use the
+ * Bearer scheme"), or more than one token after "Bearer" ("Malformed Authorization field").
+ */
+export function authorizationProblem(authorization: string | null | undefined): Problem {
+  const field = (authorization ?? "").trim();
+  if (field === "" || /^Bearer$/i.test(field)) return missingKeyProblem();
+  // Regression: `Authorization: <key>` was answered "Missing API key".
+  if (!/^Bearer[ \t]/i.test(field)) {
+    return {
+      type: "about:blank",
+      title: "Use the Bearer scheme",
+      status: 401,
+      detail:
+        'Send Authorization: Bearer <key>: the Authorization field must start with "Bearer " before the API key.',
+    };
+  }
+  return {
+    type: "about:blank",
+    title: "Malformed Authorization field",
+    status: 401,
+    detail: 'Send Authorization: Bearer <key>: one API key after "Bearer", and nothing else.',
+  };
+}
+
 /** unknownKeyProblem is the 401 body for a key that names no customer. */
 export function unknownKeyProblem(): Problem {
   return { type: "about:blank", title: "Unknown API key", status: 401 };

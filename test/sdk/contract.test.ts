@@ -7,9 +7,14 @@ import type { DecisionResult } from "@/lib/data-plane/decision-result";
 import { authenticateService, missingScope } from "@/lib/data-plane/service-auth";
 import { SERVICE_TOKEN_PATH as APP_SERVICE_TOKEN_PATH } from "@/lib/data-plane/service-token-answer";
 import { silentLogger } from "@/lib/log";
-import { bearerToken } from "@/lib/policy/api-key";
+import { bearerToken, readBearer } from "@/lib/policy/api-key";
 import { STATUS_OF_REASON } from "@/lib/policy/decide";
-import { BEARER_CHALLENGE, identityRefusal, missingKey } from "@/lib/policy/refusal";
+import {
+  authorizationRefusal,
+  BEARER_CHALLENGE,
+  identityRefusal,
+  missingKey,
+} from "@/lib/policy/refusal";
 import { buildSnapshot } from "@/lib/policy/snapshot";
 import { decisionRequestSchema, MAX_BATCH_DECISIONS } from "@/lib/schemas/decision.schema";
 import type { ServiceTokenAnswer } from "@/lib/schemas/service-token.schema";
@@ -31,6 +36,7 @@ import {
   type ServiceTokenInfo,
 } from "@/sdk/src/index";
 import {
+  authorizationProblem,
   missingKeyProblem,
   BEARER_CHALLENGE as SDK_BEARER_CHALLENGE,
   unknownKeyProblem,
@@ -71,6 +77,18 @@ describe("the SDK's words are the server's", () => {
     expect(missingKeyProblem()).toEqual(missingKey().body);
     expect(unknownKeyProblem()).toEqual(identityRefusal("unknown_key").body);
     expect(SDK_BEARER_CHALLENGE).toBe(BEARER_CHALLENGE["WWW-Authenticate"]);
+  });
+
+  // Regression: the middleware answered `Authorization: <key>` (no Bearer) "Missing API key".
+  it("answers an Authorization field without a Bearer key in the server's words", () => {
+    for (const field of ["", "Bearer", "rk_abc", "Basic dXNlcjpwYXNz", "Bearer a b"]) {
+      const read = readBearer(field);
+      if (read.ok) throw new Error(`${field} has a Bearer key`);
+      expect(authorizationProblem(field)).toEqual(
+        authorizationRefusal(read.problem, "API key").body,
+      );
+    }
+    expect(authorizationProblem("rk_abc").title).toBe("Use the Bearer scheme");
   });
 
   it("has the server's service token scopes and path", () => {

@@ -144,6 +144,15 @@ describe("express()", () => {
     expect(handled).toEqual([]);
   });
 
+  // Regression: `Authorization: <key>` without the scheme was answered "Missing API key".
+  it("answers a key sent without the Bearer scheme 401 saying to use it, without asking", async () => {
+    const { call, fake } = await app(() => json(decision()));
+    const response = await call("/things", { headers: { authorization: KEY } }, null);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ title: "Use the Bearer scheme", status: 401 });
+    expect(fake.calls).toEqual([]);
+  });
+
   it("prices a request with the cost function and identifies by customer id", async () => {
     const { call, fake } = await app(() => json(decision()));
     await call("/priced", {
