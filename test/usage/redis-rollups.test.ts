@@ -204,4 +204,28 @@ describe("usage rollups across instances sharing Redis", () => {
       denied: 1,
     });
   });
+
+  it("keeps the fleet's tokens taken per second, and when the first and last of them came", async () => {
+    const second = t.clock.now();
+    t.clock.set(second + 100);
+    await send(t.runtime, who.id, "write", 1, 2);
+    t.clock.set(second + 300);
+    await send(other, who.id, "write", 1, 1);
+    t.clock.set(second + 700);
+    await send(other, who.id, "write", 1, 3);
+    await send(t.runtime, who.id, "read", 4); // 3 allowed, 1 refused: the read bucket holds 3.
+    t.clock.set(second + 1_000);
+    await t.runtime.usage.pushLive();
+    await other.usage.pushLive();
+    for (const runtime of [t.runtime, other]) {
+      const view = await runtime.usage.live.takenSeconds(t.clock.now(), 5, [who.id]);
+      expect(view.scope).toBe("fleet");
+      expect(view.seconds.get(`${who.id}|write`)).toEqual([
+        { t: second, allowed: 3, denied: 0, taken: 6, firstMs: 100, lastMs: 700 },
+      ]);
+      expect(view.seconds.get(`${who.id}|read`)).toEqual([
+        { t: second, allowed: 3, denied: 1, taken: 3, firstMs: 700, lastMs: 700 },
+      ]);
+    }
+  });
 });
