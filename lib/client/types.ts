@@ -13,7 +13,7 @@ import type { OverrideView } from "@/lib/admin/customers";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { DryRunResponse } from "@/lib/admin/dry-run";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { DecisionView } from "@/lib/admin/inspect";
+import type { BucketHistory, DecisionView } from "@/lib/admin/inspect";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { NearLimitView } from "@/lib/admin/near-limit";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
@@ -35,6 +35,7 @@ import type { Operation } from "@/lib/vocabulary";
 
 export type {
   AuditEntry,
+  BucketHistory,
   CustomerListItem,
   CustomerView,
   DecisionReason,
@@ -76,11 +77,13 @@ export interface CreatedCustomerResponse {
   customer: CustomerView;
   apiKey: string;
 }
+/** InspectResponse is GET /api/admin/customers/:id/inspect's answer (`history` when asked). */
 export interface InspectResponse {
   customerId: number;
   now: number;
   store: StoreStatus;
   operations: Record<Operation, DecisionView>;
+  history?: BucketHistory;
 }
 /** TestRequestResponse is what a protected request would have been answered, and why. */
 export interface TestRequestResponse {

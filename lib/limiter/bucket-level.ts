@@ -50,39 +50,38 @@ export function levelAfter(limit: Limit, fullInMs: number, elapsedMs: number): B
 export function nextTokenInMs(limit: Limit, fullInMs: number): number {
   const missing = missingUnitsOf(limit, fullInMs);
   if (missing === 0) return Number.POSITIVE_INFINITY;
-  if (missing > limit.periodUnits) return (missing - limit.periodUnits + limit.tokenUnits) / limit.scale;
+  if (missing > limit.periodUnits)
+    return (missing - limit.periodUnits + limit.tokenUnits) / limit.scale;
   const partial = missing % limit.tokenUnits;
   return (partial === 0 ? limit.tokenUnits : partial) / limit.scale;
 }
 
 /**
- * BucketTrace follows one bucket through a list of takes, with the limiter's arithmetic: a take
- * at `atMs` of `n` tokens takes as many as the bucket holds (at most `n`), as the limiter would
- * have had to for the take to have happened. Times are ms; they should not go backwards.
+ * BucketTrace follows one bucket through a list of takes that happened, with the limiter's
+ * arithmetic: a take at `atMs` of `n` tokens spends them whatever the bucket holds (a take the
+ * bucket could not have allowed leaves it in debt: empty for longer), so the state it ends in
+ * rises with the state it started from. Times are ms and should not go backwards.
  */
 export class BucketTrace {
   /** fullAt is when the bucket is full, in the limit's units since `epochMs`. */
   private fullAt: number;
 
-  /** constructor starts the bucket at `epochMs`, `missingUnits` (0..periodUnits) from full. */
+  /** constructor starts the bucket at `epochMs`, `missingUnits` (0 or more) from full. */
   constructor(
     readonly limit: Limit,
     private readonly epochMs: number,
     missingUnits = 0,
   ) {
-    this.fullAt = Math.min(limit.periodUnits, Math.max(0, Math.floor(missingUnits)));
+    this.fullAt = Math.max(0, Math.floor(missingUnits));
   }
 
   private units(atMs: number): number {
     return Math.floor((atMs - this.epochMs) * this.limit.scale);
   }
 
-  /** take takes up to `n` whole tokens at `atMs` and returns how many it took. */
-  take(atMs: number, n: number): number {
-    const now = this.units(atMs);
-    const taken = Math.min(n, tokensMissing(this.limit, this.fullAt - now));
-    if (taken > 0) this.fullAt = Math.max(this.fullAt, now) + taken * this.limit.tokenUnits;
-    return taken;
+  /** take spends `n` tokens at `atMs`. */
+  take(atMs: number, n: number): void {
+    if (n > 0) this.fullAt = Math.max(this.fullAt, this.units(atMs)) + n * this.limit.tokenUnits;
   }
 
   /** missingUnitsAt is how many units the bucket misses at `atMs` (0 when it is full). */
@@ -90,7 +89,7 @@ export class BucketTrace {
     return Math.max(0, this.fullAt - this.units(atMs));
   }
 
-  /** levelAt is the bucket's level at `atMs`. */
+  /** levelAt is the bucket's level at `atMs` (no tokens while in debt). */
   levelAt(atMs: number): BucketLevel {
     const missing = this.missingUnitsAt(atMs);
     return { remaining: tokensMissing(this.limit, missing), fullInMs: missing / this.limit.scale };

@@ -1,8 +1,8 @@
 import type { RedisClient } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 import { OPERATIONS, type Operation } from "@/lib/vocabulary";
-import { MINUTE_MS, SECOND_MS } from "./time";
 import { LIVE_SPAN } from "./redis-scripts";
+import { MINUTE_MS, SECOND_MS } from "./time";
 import type {
   TakenSecond,
   TrafficFilter,

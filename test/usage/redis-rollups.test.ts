@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { bucketHistory, inspect } from "@/lib/admin/inspect";
 import { decide } from "@/lib/policy/decide";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import type { Runtime } from "@/lib/runtime";
@@ -227,5 +228,47 @@ describe("usage rollups across instances sharing Redis", () => {
         { t: second, allowed: 3, denied: 1, taken: 3, firstMs: 700, lastMs: 700 },
       ]);
     }
+  });
+});
+
+describe("the bucket history across instances sharing Redis", () => {
+  let t: TestRuntime;
+  let other: Runtime;
+  let who: TestCustomer;
+
+  beforeEach(async () => {
+    const redis = { url: server.url, prefix: `h${++prefixes}`, timeoutMs: 500 };
+    // Both decide at the test clock's time, so the replay and the buckets share one clock.
+    t = createTestRuntime({ redis, redisOnTestClock: true });
+    t.addPlan("tight", [{ operation: "read", count: 3, periodMs: HOUR_MS }]);
+    who = t.addCustomer("tight", "Shared Ltd");
+    other = openTestRuntime(t.databasePath, t.clock, {
+      redis: { ...redis, decisionClock: t.clock },
+    });
+    await Promise.all([t.runtime.ready(), other.ready()]);
+    t.clock.advance(10 * MINUTE_MS);
+  });
+  afterEach(() => {
+    other.close();
+    t.cleanup();
+  });
+
+  it("replays a bucket's history from the fleet's decisions, on any instance", async () => {
+    const burst = t.clock.now() + 250;
+    t.clock.set(burst);
+    await send(other, who.id, "read", 5); // 3 allowed, 2 refused: on the other instance only.
+    t.clock.advance(1_000);
+    await other.usage.pushLive();
+    const customer = t.runtime.policy.snapshot.byId.get(who.id) as CustomerPolicy;
+    const now = t.clock.now();
+    const operations = await inspect(t.runtime, customer);
+    expect(operations.read.buckets[0]?.remaining).toBe(0);
+    const history = await bucketHistory(t.runtime.usage.live, who.id, operations, now, 60);
+    expect(history.scope).toBe("fleet");
+    expect(history.operations.read[0]?.map((s) => [s.t, s.remaining])).toEqual([
+      [now - 60_000, 3],
+      [burst, 0],
+      [now, 0],
+    ]);
   });
 });
