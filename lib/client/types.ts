@@ -15,7 +15,7 @@ import type { DryRunResponse } from "@/lib/admin/dry-run";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { BucketHistory, DecisionView } from "@/lib/admin/inspect";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { NearLimitView } from "@/lib/admin/near-limit";
+import type { NearLimitResult, NearLimitView } from "@/lib/admin/near-limit";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type * as AdminUsage from "@/lib/admin/usage";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
@@ -110,13 +110,7 @@ export interface PlansUsageResponse {
   plans: PlanUsageView[];
 }
 /** NearLimitResponse is GET /api/admin/usage/near-limit's answer. */
-export interface NearLimitResponse {
-  fromMs: number;
-  toMs: number;
-  minShare: number;
-  resolutionMs: number;
-  customers: NearLimitView[];
-}
+export type NearLimitResponse = NearLimitResult;
 /** PromoteResponse is what promoting a plan's dry-run limits answers. */
 export interface PromoteResponse {
   plan: PlanWithLimits;
