@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { bucketHistory, inspect } from "@/lib/admin/inspect";
+import { nearLimitCustomers } from "@/lib/admin/near-limit";
 import { decide } from "@/lib/policy/decide";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import type { Runtime } from "@/lib/runtime";
@@ -269,6 +270,29 @@ describe("the bucket history across instances sharing Redis", () => {
       [now - 60_000, 3],
       [burst, 0],
       [now, 0],
+    ]);
+  });
+
+  it("measures a per-second limit from the fleet's seconds for customers near their limit", async () => {
+    t.addPlan("per-second", [{ operation: "read", count: 4, periodMs: 1_000 }]);
+    const fast = t.addCustomer("per-second", "Fast Ltd");
+    other.policy.refresh();
+    await send(other, fast.id, "read", 6); // 4 allowed, on the other instance only.
+    t.clock.advance(1_000);
+    await other.usage.pushLive();
+    const near = await nearLimitCustomers(t.runtime, t.runtime.usage.live, {
+      from: t.clock.now() - HOUR_MS,
+    });
+    if (!near.ok) throw new Error(near.title);
+    expect(near.value.perSecondScope).toBe("fleet");
+    expect(near.value.customers).toEqual([
+      expect.objectContaining({
+        kind: "peak",
+        customerId: fast.id,
+        limit: { count: 4, periodMs: 1_000 },
+        peakTokens: 4,
+        share: 1,
+      }),
     ]);
   });
 });
