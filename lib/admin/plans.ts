@@ -66,7 +66,7 @@ export function updatePlan(
     if (input.slug && input.slug !== before.slug && getPlanBySlug(tx, input.slug)) return slugTaken;
     const { limits, ...fields } = input;
     updatePlanRow(tx, id, fields, now);
-    if (limits) replacePlanLimits(tx, id, limits);
+    if (limits) replacePlanLimits(tx, id, limits, now);
     const after = getPlan(tx, id) as PlanWithLimits;
     audit(tx, {
       actor,
