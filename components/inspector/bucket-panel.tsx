@@ -10,6 +10,7 @@ import type { Operation } from "@/lib/vocabulary";
 import { formatWait } from "./format";
 import type { RemainingSample } from "./history";
 import styles from "./inspector.module.css";
+import { useRunningNow } from "./use-running-now";
 
 /** CHART_STEPS: refills are drawn at most this many times across the window (about a pixel). */
 const CHART_STEPS = 600;
@@ -17,24 +18,26 @@ const CHART_STEPS = 600;
 /**
  * BucketPanel shows one bucket: its remaining tokens, capacity and retry-after as labelled
  * numbers (test ids "remaining-read-0", "capacity-read-0", "retry-after-read-0"), a live chart
- * of its level (refilling between samples as the limiter refills it, up to `now`) and the lowest
- * it fell to over the window ("lowest-read-0").
+ * of its level (refilling between samples as the limiter refills it, up to the latest peek's
+ * time `peekedAt` run on by the browser's clock) and the lowest it fell to over the window
+ * ("lowest-read-0"). Only the chart moves between peeks: the panel keeps its own running clock.
  */
 export function BucketPanel({
   operation,
   index,
   bucket,
   samples,
-  now,
+  peekedAt,
   windowMs,
 }: {
   operation: Operation;
   index: number;
   bucket: DecisionView["buckets"][number];
   samples: readonly RemainingSample[];
-  now: number;
+  peekedAt: number;
   windowMs: number;
 }) {
+  const now = useRunningNow(peekedAt);
   const id = `${operation}-${index}`;
   const title = describeLimit(bucket.limit);
   const fromMs = now - windowMs;

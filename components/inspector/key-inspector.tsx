@@ -18,7 +18,6 @@ import { OverrideEditor } from "./override-editor";
 import { ResetBucketsButton } from "./reset-buckets-button";
 import { TestRequestPanel } from "./test-request-panel";
 import { TrafficPanel } from "./traffic-panel";
-import { useRunningNow } from "./use-running-now";
 
 /** HISTORY_SECONDS: the inspector opens with this much of each bucket's past, replayed. */
 const HISTORY_SECONDS = 300;
@@ -72,7 +71,6 @@ export function KeyInspector({ customerId }: { customerId: number }) {
     const data = past.data;
     if (data) setHistory((h) => recordReplay(h, data));
   }, [past.data]);
-  const now = useRunningNow(history.now);
 
   if (customer.isPending) return <Loading label="Loading the customer…" />;
   if (customer.isError) {
@@ -148,7 +146,6 @@ export function KeyInspector({ customerId }: { customerId: number }) {
             operation={operation}
             decision={inspect.data?.operations[operation]}
             history={history}
-            now={now}
             windowMs={windowMs}
             replayed={past.data?.history !== undefined}
           />

@@ -9,21 +9,18 @@ export const OPERATION_TITLES: Record<Operation, string> = { read: "Reads", writ
 
 /**
  * OperationPanel shows one operation's live buckets, and whether the plan or an override sets
- * them. `now` is the time the charts end at (the latest peek's, running on between peeks);
- * `replayed` says whether their start was replayed from recorded decisions.
+ * them. `replayed` says whether the charts' start was replayed from recorded decisions.
  */
 export function OperationPanel({
   operation,
   decision,
   history,
-  now,
   windowMs,
   replayed,
 }: {
   operation: Operation;
   decision: DecisionView | undefined;
   history: InspectorHistory;
-  now: number;
   windowMs: number;
   replayed: boolean;
 }) {
@@ -70,7 +67,7 @@ export function OperationPanel({
                 index={index}
                 bucket={bucket}
                 samples={history.series[key] ?? []}
-                now={now}
+                peekedAt={history.now}
                 windowMs={windowMs}
               />
             );
