@@ -37,7 +37,7 @@ export function BucketPanel({
   peekedAt: number;
   windowMs: number;
 }) {
-  const now = useRunningNow(peekedAt);
+  const now = useRunningNow(peekedAt, (samples.at(-1)?.fullInMs ?? 0) > 0);
   const id = `${operation}-${index}`;
   const title = describeLimit(bucket.limit);
   const fromMs = now - windowMs;
