@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { insertCustomer } from "../db/queries/customers";
-import { nearLimitCustomers } from "../lib/admin/near-limit";
+import { nearLimitsFromRollups } from "../lib/admin/near-limit";
 import { plansUsage, topCustomerUsage, usageSeries } from "../lib/admin/usage";
 import { usageCsv } from "../lib/admin/usage-csv";
 import type { Clock } from "../lib/limiter";
@@ -240,7 +240,9 @@ function main(): void {
     const fleet = ok(usageSeries(runtime, { ...thirtyDays, granularity: "day" }));
     const topMs = measure(() => ok(topCustomerUsage(runtime, thirtyDays)));
     const plansMs = measure(() => ok(plansUsage(runtime, thirtyDays)));
-    const near24 = measure(() => ok(nearLimitCustomers(runtime, { from: NOW - DAY_MS, to: NOW })));
+    const near24 = measure(() =>
+      ok(nearLimitsFromRollups(runtime, { from: NOW - DAY_MS, to: NOW })),
+    );
     const csvMs = measure(() => ok(usageCsv(runtime, thirtyDays)));
     // Deleting a customer takes its rows with it (a scan of the minute rows: they have no index
     // by customer). Once, on a customer of the seeded fleet.

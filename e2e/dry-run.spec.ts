@@ -41,7 +41,7 @@ test("a dry-run limit added in the plan editor reports what it would refuse whil
   // The plan page: the limit would have refused 2 of the 5, one customer's.
   const report = page.getByRole("article", { name: "Reads: 3 per hour" });
   await expect(report.getByTestId("dry-run-verdict")).toHaveText(
-    "This limit would have refused 40% of reads, 1 customer, over the last 24 h (2 of 5).",
+    /^This limit would have refused 40% of reads, 1 customer, since it was added (less than a minute|1 min) ago \(2 of 5\)\.$/,
     { timeout: 20_000 },
   );
   await expect(report.getByRole("link", { name: customer.name })).toBeVisible();
@@ -107,7 +107,7 @@ test("an override's dry-run limit is reported on the customer's page and promote
   await page.goto(`/customers/${customer.id}`);
   const report = page.getByRole("article", { name: "Writes: 1 per hour (override)" });
   await expect(report.getByTestId("dry-run-verdict")).toHaveText(
-    "This limit would have refused 66.7% of writes, 1 customer, over the last 24 h (2 of 3).",
+    /^This limit would have refused 66\.7% of writes, 1 customer, since it was added (less than a minute|1 min) ago \(2 of 3\)\.$/,
     { timeout: 20_000 },
   );
   await page.getByRole("button", { name: "Promote the override's write limits" }).click();
@@ -118,4 +118,44 @@ test("an override's dry-run limit is reported on the customer's page and promote
   await expect(report.getByText("enforced since")).toBeVisible();
   const refused = await request.post("/api/v1/items", { headers, data: { name: "w4" } });
   expect(refused.status()).toBe(429);
+});
+
+// Regression: a dry-run limit added to a plan with traffic was judged on the whole day's, most
+// of it from before the limit existed ("refused 2.3% of reads (5 of 222)").
+test("a dry-run limit added to a busy plan is judged only on the traffic since it was added", async ({
+  page,
+  request,
+  admin,
+  signIn,
+}) => {
+  const plan = await admin.createPlan(
+    [{ operation: "read", count: 1_000, periodMs: MINUTE }],
+    unique("Busy trial"),
+  );
+  const customer = await admin.createCustomer(plan.id, unique("Busy trial customer"));
+  const headers = { authorization: `Bearer ${customer.apiKey}` };
+  for (let i = 1; i <= 20; i++) {
+    expect((await request.get("/api/v1/items", { headers })).status(), `read ${i} before`).toBe(
+      200,
+    );
+  }
+  await signIn();
+  await page.goto(`/plans/${plan.id}`);
+  await expect(page.getByTestId("plan-requests")).toHaveText("20", { timeout: 20_000 });
+  await page.getByRole("button", { name: "+ Add read limit" }).click();
+  await page.getByLabel("Count for limit 2").fill("3");
+  await page.getByLabel("Period for limit 2").fill("1");
+  await page.getByLabel("Unit for limit 2").selectOption({ label: "hours" });
+  await page.getByLabel("Dry run for limit 2").check();
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(toasts(page)).toContainText("Saved");
+  for (let i = 1; i <= 5; i++) {
+    expect((await request.get("/api/v1/items", { headers })).status(), `read ${i} after`).toBe(200);
+  }
+  const report = page.getByRole("article", { name: "Reads: 3 per hour" });
+  await expect(report.getByTestId("dry-run-verdict")).toHaveText(
+    /^This limit would have refused 40% of reads, 1 customer, since it was added (less than a minute|1 min) ago \(2 of 5\)\.$/,
+    { timeout: 20_000 },
+  );
+  await expect(page.getByTestId("plan-requests")).toHaveText("25");
 });

@@ -67,6 +67,43 @@ test.describe("key inspector", () => {
     await expect(remaining).toHaveText("5", { timeout: 15_000 });
   });
 
+  // Regression: the charts started empty when the inspector opened, so a customer refused a
+  // moment before showed full buckets; the server now replays each bucket's last minutes.
+  test("a burst refused before the inspector opened shows in the bucket's past", async ({
+    page,
+    admin,
+    signIn,
+    request,
+  }) => {
+    const plan = await admin.createPlan(
+      [
+        { operation: "read", count: 5, periodMs: 1_000 },
+        { operation: "read", count: 100, periodMs: 60_000 },
+      ],
+      unique("Burst"),
+    );
+    const customer = await admin.createCustomer(plan.id, unique("Bursty"));
+    const headers = { Authorization: `Bearer ${customer.apiKey}` };
+    const statuses = await Promise.all(
+      Array.from({ length: 25 }, async () =>
+        (await request.get("/api/v1/items", { headers })).status(),
+      ),
+    );
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(15);
+
+    await signIn();
+    await page.goto(`/customers/${customer.id}`);
+    // The 5 per second bucket has long refilled, but its past shows it emptied by the burst.
+    await expect(page.getByTestId("remaining-read-0")).toHaveText("5");
+    await expect(page.getByTestId("lowest-read-0")).toContainText("Lowest in the last 1m: 0 of 5");
+    await expect(page.getByTestId("lowest-read-1")).toContainText(
+      /Lowest in the last 1m: 9\d of 100/,
+    );
+    await expect(page.getByRole("region", { name: "Reads", exact: true })).toContainText(
+      "Before the page opened, replayed from the recorded decisions under the current limits.",
+    );
+  });
+
   test("polling the inspector costs the API nothing", async ({ page, admin, signIn, request }) => {
     // Hour-long periods: a peek that took a token would show for the rest of the test.
     const plan = await admin.createPlan([

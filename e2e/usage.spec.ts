@@ -151,3 +151,45 @@ test("the usage views say so when there is nothing, and the CSV of no traffic is
     "date,customer_id,customer,plan,operation,allowed,denied,unavailable,tokens_requested,tokens_taken\r\n",
   );
 });
+
+// Regression: a customer refused by a 5 per second limit was in "Refused most" while "Customers
+// near their limit" said nobody came within 80%: the limit was measured against minute totals.
+test("a customer refused by a per-second limit is near its limit, measured per second", async ({
+  page,
+  request,
+  admin,
+  signIn,
+}) => {
+  const plan = await admin.createPlan(
+    [
+      { operation: "read", count: 5, periodMs: 1_000 },
+      { operation: "read", count: 1_000, periodMs: HOUR },
+    ],
+    unique("Per second"),
+  );
+  const customer = await admin.createCustomer(plan.id, unique("Bursty customer"));
+  const headers = { authorization: `Bearer ${customer.apiKey}` };
+  const statuses = await Promise.all(
+    Array.from({ length: 25 }, async () =>
+      (await request.get("/api/v1/items", { headers })).status(),
+    ),
+  );
+  const refused = statuses.filter((s) => s === 429).length;
+  expect(refused).toBeGreaterThanOrEqual(15);
+
+  await signIn();
+  await page.goto("/overview?range=1h");
+  const denials = page.getByRole("region", { name: "Refused most" });
+  await expect(denials.getByRole("row").filter({ hasText: customer.name })).toContainText(
+    String(refused),
+    ROLLUP_WAIT,
+  );
+  const near = page.getByRole("region", { name: "Customers near their limit" });
+  const nearRow = near.getByTestId("near-limit-row").filter({ hasText: customer.name });
+  await expect(nearRow).toContainText(/\d+ of 5 tokens in 1 second \(5 per second\)/);
+  await expect(nearRow).toContainText(/1\d\d%/);
+  await expect(nearRow).toContainText(`refused ${refused} times`, ROLLUP_WAIT);
+  await expect(near.getByTestId("near-limit-note")).toContainText(
+    "Limits shorter than a minute are measured per second from",
+  );
+});

@@ -3,22 +3,26 @@
 import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
 import { useChartColors } from "./chart-colors";
 import { capacityTicks } from "./count-axis";
+import type { LevelPoint } from "./level-steps";
 import { formatCount } from "./number-format";
-import { samplesSince } from "./sample-window";
 import { formatAgo, formatClock, liveTicks, timeDomain } from "./time-axis";
 
 /**
- * RemainingChart draws a bucket's remaining tokens over the live window ending at `now` (ms),
- * from 0 to its capacity. The maths (window, ticks, labels) lives in the .ts files beside it.
+ * RemainingChart draws a bucket's remaining tokens as steps over the live window ending at `now`
+ * (ms), from 0 to its capacity: `points` from `levelSteps`, each holding until the next.
+ * `samples` is how many samples (peeks and replayed moments) they were drawn from. The maths
+ * (steps, window, ticks, labels) lives in the .ts files beside it.
  */
 export function RemainingChart({
+  points,
   samples,
   capacity,
   now,
   windowMs,
   label,
 }: {
-  samples: readonly { t: number; remaining: number }[];
+  points: readonly LevelPoint[];
+  samples: number;
   capacity: number;
   now: number;
   windowMs: number;
@@ -26,14 +30,12 @@ export function RemainingChart({
 }) {
   const colors = useChartColors();
   const domain = timeDomain(now, windowMs);
-  // One sample before the window keeps the line running into its left edge.
-  const visible = samplesSince(samples, domain[0] - 1_000);
   return (
-    <figure aria-label={label} data-samples={samples.length} style={{ margin: 0 }}>
+    <figure aria-label={label} data-samples={samples} style={{ margin: 0 }}>
       <AreaChart
         responsive
         style={{ width: "100%", height: 130 }}
-        data={visible}
+        data={points as LevelPoint[]}
         margin={{ top: 6, right: 8, bottom: 0, left: 0 }}
       >
         <CartesianGrid stroke={colors.grid} vertical={false} />
@@ -62,7 +64,7 @@ export function RemainingChart({
           isAnimationActive={false}
         />
         <Area
-          type="linear"
+          type="stepAfter"
           dataKey="remaining"
           name="Remaining"
           stroke={colors.remaining}

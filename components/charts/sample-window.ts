@@ -39,3 +39,13 @@ export function samplesSince<T extends TimedSample>(samples: readonly T[], fromM
   while (i < samples.length && (samples[i] as T).t < fromMs) i++;
   return samples.slice(i);
 }
+
+/**
+ * samplesFrom returns the samples from the last one at or before `fromMs` on, oldest first: what
+ * a chart starting at `fromMs` needs to know where its line stands at its left edge.
+ */
+export function samplesFrom<T extends TimedSample>(samples: readonly T[], fromMs: number): T[] {
+  let i = 0;
+  while (i + 1 < samples.length && (samples[i + 1] as T).t <= fromMs) i++;
+  return samples.slice(i);
+}

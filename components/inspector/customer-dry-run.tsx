@@ -61,7 +61,7 @@ export function CustomerDryRun({ customerId, planId }: { customerId: number; pla
         <span className="muted">this customer's traffic, the last 24 h</span>
       </div>
       <ErrorNote error={report.error} />
-      <DryRunLimits limits={limits} withSource />
+      <DryRunLimits limits={limits} now={report.data?.toMs ?? 0} withSource />
       <div className="row">
         {OPERATIONS.map((operation) =>
           promotable(operation).length > 0 ? (

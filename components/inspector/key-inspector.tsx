@@ -12,13 +12,16 @@ import type { CustomerResponse, InspectResponse, PlansResponse } from "@/lib/cli
 import { OPERATIONS } from "@/lib/vocabulary";
 import { CustomerDryRun } from "./customer-dry-run";
 import { CustomerUsage } from "./customer-usage";
-import { emptyHistory, type InspectorHistory, recordInspection } from "./history";
+import { emptyHistory, type InspectorHistory, recordInspection, recordReplay } from "./history";
 import styles from "./inspector.module.css";
 import { OperationPanel } from "./operation-panel";
 import { OverrideEditor } from "./override-editor";
 import { ResetBucketsButton } from "./reset-buckets-button";
 import { TestRequestPanel } from "./test-request-panel";
 import { TrafficPanel } from "./traffic-panel";
+
+/** HISTORY_SECONDS: the inspector opens with this much of each bucket's past, replayed. */
+const HISTORY_SECONDS = 300;
 
 const WINDOWS = [
   { ms: 60_000, label: "1 minute" },
@@ -27,9 +30,10 @@ const WINDOWS = [
 ];
 
 /**
- * KeyInspector is the live view of one customer's key: it peeks at the buckets once a second
- * (the inspect endpoint consumes nothing), keeps five minutes of samples in the browser, and
- * offers overrides, a bucket reset and test requests.
+ * KeyInspector is the live view of one customer's key: it opens with the last five minutes of
+ * each bucket replayed by the server, peeks at the buckets once a second (the inspect endpoint
+ * consumes nothing), draws their refills between peeks, keeps five minutes of samples in the
+ * browser, and offers overrides, a bucket reset and test requests.
  */
 export function KeyInspector({ customerId }: { customerId: number }) {
   const customer = useQuery({
@@ -43,6 +47,20 @@ export function KeyInspector({ customerId }: { customerId: number }) {
     refetchInterval: 1_000,
     enabled: customer.isSuccess,
   });
+  // The buckets' past, once per set of limits (a changed limit is a new series).
+  const limitsKey = inspect.data
+    ? OPERATIONS.map((op) =>
+        inspect.data.operations[op].buckets.map((b) => `${b.limit.count}/${b.limit.periodMs}`),
+      ).join("|")
+    : undefined;
+  const past = useQuery({
+    queryKey: ["customers", customerId, "inspect", "history", limitsKey],
+    queryFn: () =>
+      api<InspectResponse>(`/customers/${customerId}/inspect?history=${HISTORY_SECONDS}`),
+    enabled: limitsKey !== undefined,
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+  });
   const url = useUrlQuery(scopedRangeSchema);
   const [history, setHistory] = useState<InspectorHistory>(emptyHistory);
   const [windowMs, setWindowMs] = useState(60_000);
@@ -50,6 +68,10 @@ export function KeyInspector({ customerId }: { customerId: number }) {
     const data = inspect.data;
     if (data) setHistory((h) => recordInspection(h, data));
   }, [inspect.data]);
+  useEffect(() => {
+    const data = past.data;
+    if (data) setHistory((h) => recordReplay(h, data));
+  }, [past.data]);
 
   if (customer.isPending) return <Loading label="Loading the customer…" />;
   if (customer.error instanceof ApiError && customer.error.status === 404) {
@@ -129,6 +151,7 @@ export function KeyInspector({ customerId }: { customerId: number }) {
             decision={inspect.data?.operations[operation]}
             history={history}
             windowMs={windowMs}
+            replayed={past.data?.history !== undefined}
           />
         ))}
       </div>

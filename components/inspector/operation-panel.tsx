@@ -7,17 +7,22 @@ import styles from "./inspector.module.css";
 /** OPERATION_TITLES name the operations as headings. */
 export const OPERATION_TITLES: Record<Operation, string> = { read: "Reads", write: "Writes" };
 
-/** OperationPanel shows one operation's live buckets, and whether the plan or an override sets them. */
+/**
+ * OperationPanel shows one operation's live buckets, and whether the plan or an override sets
+ * them. `replayed` says whether the charts' start was replayed from recorded decisions.
+ */
 export function OperationPanel({
   operation,
   decision,
   history,
   windowMs,
+  replayed,
 }: {
   operation: Operation;
   decision: DecisionView | undefined;
   history: InspectorHistory;
   windowMs: number;
+  replayed: boolean;
 }) {
   const headingId = `live-${operation}`;
   return (
@@ -49,6 +54,9 @@ export function OperationPanel({
           <p className={styles.sub}>
             {decision.buckets.length > 1 ? "A request needs a token from every bucket. " : ""}
             Peeked every second; peeking takes no tokens.
+            {replayed
+              ? " Before the page opened, replayed from the recorded decisions under the current limits."
+              : ""}
           </p>
           {decision.buckets.map((bucket, index) => {
             const key = seriesKey(operation, index, bucket.limit);
@@ -59,7 +67,7 @@ export function OperationPanel({
                 index={index}
                 bucket={bucket}
                 samples={history.series[key] ?? []}
-                now={history.now}
+                peekedAt={history.now}
                 windowMs={windowMs}
               />
             );

@@ -77,7 +77,7 @@ export function PlanDryRun({
         <span className="muted">the last 24 h; every request was answered as before</span>
       </div>
       <ErrorNote error={report.error} />
-      <DryRunLimits limits={limits} />
+      <DryRunLimits limits={limits} now={report.data?.toMs ?? 0} />
       {dryRun.length > 0 ? (
         <div className="row">
           <button type="button" className="btn primary" onClick={() => setConfirming(true)}>

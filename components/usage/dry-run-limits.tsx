@@ -11,14 +11,17 @@ import styles from "./usage.module.css";
 const SHOWN_CUSTOMERS = 10;
 
 /**
- * DryRunLimits lists what each tried limit would have refused over the range, and which
- * customers, most refused first (each linking to its page).
+ * DryRunLimits lists what each tried limit would have refused over the range (or since it was
+ * added, `now` being the range's end), and which customers, most refused first (each linking to
+ * its page).
  */
 export function DryRunLimits({
   limits,
+  now,
   withSource = false,
 }: {
   limits: readonly DryRunLimitReport[];
+  now: number;
   withSource?: boolean;
 }) {
   return (
@@ -39,7 +42,7 @@ export function DryRunLimits({
               </span>
             </h3>
             <p className={styles.verdict} data-testid="dry-run-verdict">
-              {dryRunVerdict(report)}
+              {dryRunVerdict(report, undefined, now)}
             </p>
             {report.top.length > 0 ? (
               <>

@@ -13,8 +13,9 @@ import type {
 } from "@/lib/client/types";
 import styles from "./usage.module.css";
 import { UsageChart } from "./usage-chart";
-import { combineSeries } from "./usage-data";
+import { combineSeries, nearLimitNote } from "./usage-data";
 import {
+  formatLocalTime,
   formatStepTick,
   localZoneLabel,
   RANGE_SPECS,
@@ -121,11 +122,20 @@ export function RangeOverview({ range }: { range: RollupRange }) {
       <section className="card" aria-labelledby="near-heading">
         <div className="card-header">
           <h2 id="near-heading">Customers near their limit</h2>
-          <span className="muted">peak use of 80% or more of a limit, {spec.words}</span>
+          <span className="muted">
+            peak use of 80% or more of a limit, or refused, {spec.words}
+          </span>
         </div>
         <ErrorNote error={near.error} />
         {near.data ? (
-          <NearLimitTable customers={near.data.customers} words={spec.words} />
+          <>
+            <NearLimitTable
+              customers={near.data.customers}
+              words={spec.words}
+              resolutionMs={near.data.resolutionMs}
+            />
+            <NearLimitNote near={near.data} />
+          </>
         ) : near.isPending ? (
           <Loading />
         ) : null}
@@ -159,4 +169,14 @@ export function RangeOverview({ range }: { range: RollupRange }) {
       </div>
     </>
   );
+}
+
+/** NearLimitNote says how limits shorter than the rollups' step were judged over the range. */
+function NearLimitNote({ near }: { near: NearLimitResponse }) {
+  const note = nearLimitNote(near, formatLocalTime);
+  return note ? (
+    <p className="muted small chart-note" data-testid="near-limit-note">
+      {note}
+    </p>
+  ) : null;
 }

@@ -1,6 +1,6 @@
 import type { CountPoint } from "@/components/charts/rebin";
 import type { NearLimitView, UsageSeries } from "@/lib/client/types";
-import { describeLimit, describePeriod } from "@/lib/format";
+import { countOf, describeLimit, describePeriod } from "@/lib/format";
 import type { LimitShape } from "@/lib/vocabulary";
 
 /** UsageBarPoint is one step's decisions over every operation shown, with the tokens taken. */
@@ -50,17 +50,54 @@ export function formatNearShare(share: number): string {
   return `${Math.floor(share * 100 + 1e-9)}%`;
 }
 
+/** PeakNearLimitView is a near-limit finding by a measured peak. */
+type PeakNearLimitView = Extract<NearLimitView, { kind: "peak" }>;
+
 /**
  * describeNearLimit explains a near-limit finding in words: "9 of 10 tokens in 1 hour (10 per
  * hour)", the peak against what the limit refills over the window it was measured on.
  */
 export function describeNearLimit(
-  n: Pick<NearLimitView, "peakTokens" | "allowanceTokens" | "windowMs" | "limit">,
+  n: Pick<PeakNearLimitView, "peakTokens" | "allowanceTokens" | "windowMs" | "limit">,
 ): string {
   const allowance = formatAllowance(n.allowanceTokens);
   const window = describePeriod(n.windowMs);
   const over = /^\d/.test(window) ? window : `1 ${window}`;
-  return `${n.peakTokens.toLocaleString("en-US")} of ${allowance} tokens in ${over} (${describeLimit(n.limit)})`;
+  return `${n.peakTokens.toLocaleString("en-US")} of ${allowance} ${n.allowanceTokens === 1 ? "token" : "tokens"} in ${over} (${describeLimit(n.limit)})`;
+}
+
+/** describeRefusals counts a customer's refusals in words: "refused 1 time", "refused 412 times". */
+export function describeRefusals(refused: number): string {
+  return `refused ${countOf(refused, "time")}`;
+}
+
+/**
+ * describeUnmeasured says which of a refused customer's limits no peak measured ("not measured:
+ * 5 per second"), or, when all were, that its peaks stayed under them at the rollups' step.
+ */
+export function describeUnmeasured(limits: readonly LimitShape[], resolutionMs: number): string {
+  if (limits.length === 0) {
+    return `its peaks per ${describePeriod(resolutionMs)} stayed under its limits`;
+  }
+  return `not measured: ${limits.map(describeLimit).join(", ")}`;
+}
+
+/**
+ * nearLimitNote says how limits shorter than the rollups' step (`resolutionMs`) were judged over
+ * a range: per second from `perSecondFromMs` (written by `formatTime`) where the live view holds
+ * the range, else only by their refusals. Null when the whole range was measured per second.
+ */
+export function nearLimitNote(
+  r: { fromMs: number; resolutionMs: number; perSecondFromMs: number | null },
+  formatTime: (ms: number) => string,
+): string | null {
+  if (r.perSecondFromMs !== null && r.perSecondFromMs <= r.fromMs) return null;
+  const step = describePeriod(r.resolutionMs);
+  const shorter = `Limits shorter than ${/^(hour|[aeiou])/.test(step) ? "an" : "a"} ${step}`;
+  if (r.perSecondFromMs === null) {
+    return `${shorter} are judged here only by refusals: the live view holds the last 5 minutes.`;
+  }
+  return `${shorter} are measured per second from ${formatTime(r.perSecondFromMs)} (the live view holds the last 5 minutes); before that, only by refusals.`;
 }
 
 /** nearShareTone says how a share reads: "bad" once at or over the limit, else "warn". */

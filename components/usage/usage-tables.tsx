@@ -4,7 +4,14 @@ import { Empty } from "@/components/ui/states";
 import type { NamedCustomerUsage, NearLimitView, PlanUsageView } from "@/lib/client/types";
 import { countOf } from "@/lib/format";
 import styles from "./usage.module.css";
-import { busiestPlansFirst, describeNearLimit, formatNearShare, nearShareTone } from "./usage-data";
+import {
+  busiestPlansFirst,
+  describeNearLimit,
+  describeRefusals,
+  describeUnmeasured,
+  formatNearShare,
+  nearShareTone,
+} from "./usage-data";
 import { formatLocalTime } from "./usage-range";
 
 const shareOf = (denied: number, all: number) => (all > 0 ? formatShare(denied / all) : "–");
@@ -115,18 +122,21 @@ export function TopCustomersTable({
 }
 
 /**
- * NearLimitTable lists the customers whose peak use reached 80% of a limit, nearest first: the
- * share, the operation and limit, and when the peak started (local time, zone named).
+ * NearLimitTable lists the customers whose peak use reached 80% of a limit, or who were refused
+ * (at 100%), nearest first: the share, the operation and limit, and when the peak started (local
+ * time, zone named) or how often they were refused.
  */
 export function NearLimitTable({
   customers,
   words,
+  resolutionMs,
 }: {
   customers: readonly NearLimitView[];
   words: string;
+  resolutionMs: number;
 }) {
   if (customers.length === 0) {
-    return <Empty>No customer came within 80% of a limit in {words}.</Empty>;
+    return <Empty>No customer came within 80% of a limit or was refused in {words}.</Empty>;
   }
   return (
     <table>
@@ -140,7 +150,7 @@ export function NearLimitTable({
       <tbody>
         {customers.map((n) => (
           <tr
-            key={`${n.customerId}|${n.operation}|${n.limit.count}/${n.limit.periodMs}`}
+            key={`${n.customerId}|${n.operation}|${n.kind === "peak" ? `${n.limit.count}/${n.limit.periodMs}` : "refused"}`}
             data-testid="near-limit-row"
           >
             <td className={styles.cellWrap}>
@@ -153,10 +163,20 @@ export function NearLimitTable({
             <td className={`right ${styles.near} ${styles[nearShareTone(n.share)]}`}>
               {formatNearShare(n.share)}
             </td>
-            <td className={styles.cellWrap}>
-              {describeNearLimit(n)}
-              <div className="muted small">peak from {formatLocalTime(n.peakStartMs)}</div>
-            </td>
+            {n.kind === "peak" ? (
+              <td className={styles.cellWrap}>
+                {describeNearLimit(n)}
+                <div className="muted small">
+                  peak from {formatLocalTime(n.peakStartMs)}
+                  {n.refused > 0 ? `; ${describeRefusals(n.refused)}` : ""}
+                </div>
+              </td>
+            ) : (
+              <td className={styles.cellWrap}>
+                {describeRefusals(n.refused).replace(/^r/, "R")} by its limits
+                <div className="muted small">{describeUnmeasured(n.unmeasured, resolutionMs)}</div>
+              </td>
+            )}
           </tr>
         ))}
       </tbody>

@@ -2,6 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { CustomerStatus, Operation, PolicyLimit } from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import { customers, limitOverrides, plans } from "../schema";
+import { dryRunKey, dryRunSinceOf } from "./plans";
 
 /** CustomerRow is a stored customer (the key hash stays in the database layer's callers). */
 export type CustomerRow = typeof customers.$inferSelect;
@@ -113,6 +114,18 @@ export function replaceOverride(
   expiresAt: number | null,
   now: number,
 ): void {
+  const since = dryRunSinceOf(
+    tx
+      .select({
+        operation: limitOverrides.operation,
+        count: limitOverrides.count,
+        periodMs: limitOverrides.periodMs,
+        dryRunSince: limitOverrides.dryRunSince,
+      })
+      .from(limitOverrides)
+      .where(and(eqCustomerOperation(customerId, operation), eq(limitOverrides.dryRun, true)))
+      .all(),
+  );
   tx.delete(limitOverrides).where(eqCustomerOperation(customerId, operation)).run();
   if (limits.length > 0) {
     tx.insert(limitOverrides)
@@ -123,6 +136,10 @@ export function replaceOverride(
           count: l.count,
           periodMs: l.periodMs,
           dryRun: l.dryRun ?? false,
+          // A dry-run limit the override already had keeps its start; a new one starts now.
+          dryRunSince: l.dryRun
+            ? (since.get(dryRunKey({ operation, count: l.count, periodMs: l.periodMs })) ?? now)
+            : null,
           expiresAt,
           createdAt: now,
         })),
@@ -138,7 +155,7 @@ export function replaceOverride(
 export function promoteOverrideDryRun(tx: Tx, customerId: number, operation: Operation): number {
   return tx
     .update(limitOverrides)
-    .set({ dryRun: false })
+    .set({ dryRun: false, dryRunSince: null })
     .where(and(eqCustomerOperation(customerId, operation), eq(limitOverrides.dryRun, true)))
     .run().changes;
 }

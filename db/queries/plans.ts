@@ -81,7 +81,7 @@ export function insertPlan(
     })
     .returning()
     .get();
-  replacePlanLimits(tx, plan.id, values.limits);
+  replacePlanLimits(tx, plan.id, values.limits, now);
   return getPlan(tx, plan.id) as PlanWithLimits;
 }
 
@@ -98,8 +98,23 @@ export function updatePlanRow(
     .run();
 }
 
-/** replacePlanLimits replaces all of a plan's limits. */
-export function replacePlanLimits(tx: Tx, planId: number, limits: LimitRow[]): void {
+/**
+ * replacePlanLimits replaces all of a plan's limits at `now` (ms): a dry-run limit the plan
+ * already had keeps its `dryRunSince`, a new one starts at `now`.
+ */
+export function replacePlanLimits(tx: Tx, planId: number, limits: LimitRow[], now: number): void {
+  const since = dryRunSinceOf(
+    tx
+      .select({
+        operation: planLimits.operation,
+        count: planLimits.count,
+        periodMs: planLimits.periodMs,
+        dryRunSince: planLimits.dryRunSince,
+      })
+      .from(planLimits)
+      .where(and(eq(planLimits.planId, planId), eq(planLimits.dryRun, true)))
+      .all(),
+  );
   tx.delete(planLimits).where(eq(planLimits.planId, planId)).run();
   if (limits.length > 0) {
     tx.insert(planLimits)
@@ -110,10 +125,45 @@ export function replacePlanLimits(tx: Tx, planId: number, limits: LimitRow[]): v
           count: l.count,
           periodMs: l.periodMs,
           dryRun: l.dryRun ?? false,
+          dryRunSince: l.dryRun ? (since.get(dryRunKey(l)) ?? now) : null,
         })),
       )
       .run();
   }
+}
+
+/** DryRunSince is when a stored dry-run limit became dry-run (ms), or null if not recorded. */
+export interface DryRunSince {
+  operation: Operation;
+  count: number;
+  periodMs: number;
+  dryRunSince: number | null;
+}
+
+/** dryRunKey names a limit of an operation: "read|5|1000". */
+export function dryRunKey(l: { operation: Operation; count: number; periodMs: number }): string {
+  return `${l.operation}|${l.count}|${l.periodMs}`;
+}
+
+/** dryRunSinceOf indexes dry-run limits' times by `dryRunKey`, the recorded ones only. */
+export function dryRunSinceOf(rows: readonly DryRunSince[]): Map<string, number> {
+  const since = new Map<string, number>();
+  for (const row of rows) if (row.dryRunSince !== null) since.set(dryRunKey(row), row.dryRunSince);
+  return since;
+}
+
+/** listPlanDryRunSince returns when each of a plan's dry-run limits became dry-run. */
+export function listPlanDryRunSince(tx: Tx, planId: number): DryRunSince[] {
+  return tx
+    .select({
+      operation: planLimits.operation,
+      count: planLimits.count,
+      periodMs: planLimits.periodMs,
+      dryRunSince: planLimits.dryRunSince,
+    })
+    .from(planLimits)
+    .where(and(eq(planLimits.planId, planId), eq(planLimits.dryRun, true)))
+    .all();
 }
 
 /** countCustomersOnPlan returns how many customers a plan has. */
@@ -133,7 +183,7 @@ export function promotePlanDryRun(tx: Tx, planId: number, operation?: Operation)
     eq(planLimits.dryRun, true),
     operation ? eq(planLimits.operation, operation) : undefined,
   );
-  return tx.update(planLimits).set({ dryRun: false }).where(where).run().changes;
+  return tx.update(planLimits).set({ dryRun: false, dryRunSince: null }).where(where).run().changes;
 }
 
 /** deletePlanRow deletes a plan (its limits cascade). */

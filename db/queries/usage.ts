@@ -164,17 +164,22 @@ export function listTakenSteps(
   return out;
 }
 
-/** PeakBound is an upper bound on a customer's use: its largest step and its total, per operation. */
+/**
+ * PeakBound is an upper bound on a customer's use: its largest step and its total, per
+ * operation, with the decisions refused over the range.
+ */
 export interface PeakBound {
   customerId: number;
   operation: Operation;
   maxStepTaken: number;
   totalTaken: number;
+  denied: number;
 }
 
 /**
  * listPeakBounds returns, per customer and operation with traffic in the filter, the most tokens
- * taken in one step and in all: no window of k steps can take more than min(total, k × max).
+ * taken in one step and in all (no window of k steps can take more than min(total, k × max)),
+ * and the decisions refused.
  */
 export function listPeakBounds(
   tx: Tx,
@@ -187,6 +192,7 @@ export function listPeakBounds(
       customerId: t.customerId,
       operation: t.operation,
       taken: sql<number>`sum(${t.tokensTaken})`.as("taken"),
+      denied: sql<number>`sum(${t.denied})`.as("denied"),
     })
     .from(t)
     .where(usageWhere(t, filter))
@@ -198,6 +204,7 @@ export function listPeakBounds(
       operation: perStep.operation,
       maxStepTaken: sql<number>`max(${perStep.taken})`,
       totalTaken: sql<number>`sum(${perStep.taken})`,
+      denied: sql<number>`sum(${perStep.denied})`,
     })
     .from(perStep)
     .groupBy(perStep.customerId, perStep.operation)

@@ -20,6 +20,11 @@ export const limitOverrides = sqliteTable(
     periodMs: integer("period_ms").notNull(),
     /** dryRun: evaluated and counted on every admitted decision, never refusing (0 or 1). */
     dryRun: integer("dry_run", { mode: "boolean" }).notNull().default(false),
+    /**
+     * dryRunSince is when the limit became dry-run (ms since the epoch): what its dry-run report
+     * counts from. Null while it is enforced. Kept when the limits are saved again unchanged.
+     */
+    dryRunSince: integer("dry_run_since"),
     expiresAt: integer("expires_at"),
     createdAt: integer("created_at").notNull(),
   },

@@ -16,6 +16,11 @@ export const planLimits = sqliteTable(
     periodMs: integer("period_ms").notNull(),
     /** dryRun: evaluated and counted on every admitted decision, never refusing (0 or 1). */
     dryRun: integer("dry_run", { mode: "boolean" }).notNull().default(false),
+    /**
+     * dryRunSince is when the limit became dry-run (ms since the epoch): what its dry-run report
+     * counts from. Null while it is enforced. Kept when the limits are saved again unchanged.
+     */
+    dryRunSince: integer("dry_run_since"),
   },
   (t) => [
     check("plan_limits_operation", sql`${t.operation} IN ('read', 'write')`),

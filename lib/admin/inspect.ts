@@ -1,12 +1,18 @@
+import { limit as limitOf } from "@/lib/limiter";
 import { decide, type Verdict } from "@/lib/policy/decide";
 import type { Decision, DecisionSource } from "@/lib/policy/decision-store";
 import type { RequestInput } from "@/lib/policy/policy-limiter";
 import { type CustomerPolicy, limitsFor } from "@/lib/policy/snapshot";
+import { type LevelSample, replayBucket } from "@/lib/usage/bucket-history";
+import type { LiveScope, LiveTraffic } from "@/lib/usage/live-traffic";
 import type { LimitShape, Operation } from "@/lib/vocabulary";
 import { OPERATIONS } from "@/lib/vocabulary";
 import type { AdminContext } from "./context";
 
-/** BucketView is one bucket as the inspector shows it. */
+/**
+ * BucketView is one bucket as the inspector shows it; `fullInMs` (ms until it is full if nothing
+ * is taken) lets the dashboard draw its refills between two peeks with the limiter's arithmetic.
+ */
 export interface BucketView {
   limit: LimitShape;
   remaining: number;
@@ -14,6 +20,7 @@ export interface BucketView {
   retryAfterMs: number;
   allowed: boolean;
   executionTime: number;
+  fullInMs: number;
 }
 
 /** DecisionView is one operation's decision (peeked or made), with its buckets. */
@@ -60,6 +67,7 @@ export function toView(
       retryAfterMs: finite(b.retryAfterMs) ?? -1,
       allowed: b.allowed,
       executionTime: b.executionTime,
+      fullInMs: b.fullInMs,
     })),
   };
 }
@@ -87,4 +95,40 @@ export async function testRequest(
 ): Promise<{ verdict: Verdict; view: DecisionView }> {
   const verdict = await decide(ctx, customer, operation, cost);
   return { verdict, view: toView(customer, operation, verdict.now, verdict.decision) };
+}
+
+/**
+ * BucketHistory is each bucket's level over [fromMs, toMs], per operation, in the order of the
+ * inspection's buckets, replayed from the live view's seconds of decisions (the whole fleet's
+ * with Redis: `scope`) under the limits in force at `toMs`, and ending at the peeked level.
+ */
+export interface BucketHistory {
+  fromMs: number;
+  toMs: number;
+  scope: LiveScope;
+  operations: Record<Operation, LevelSample[][]>;
+}
+
+/**
+ * bucketHistory replays the last `seconds` of each bucket of an inspection (made at `now`) from
+ * the customer's decisions in the live view (see replayBucket): what the buckets held before the
+ * inspector was opened.
+ */
+export async function bucketHistory(
+  live: LiveTraffic,
+  customerId: number,
+  operations: Record<Operation, DecisionView>,
+  now: number,
+  seconds: number,
+): Promise<BucketHistory> {
+  const fromMs = now - seconds * 1000;
+  const view = await live.takenSeconds(now, seconds, [customerId]);
+  const result = {} as Record<Operation, LevelSample[][]>;
+  for (const operation of OPERATIONS) {
+    const taken = view.seconds.get(`${customerId}|${operation}`) ?? [];
+    result[operation] = operations[operation].buckets.map((bucket) =>
+      replayBucket(limitOf(bucket.limit.count, bucket.limit.periodMs), taken, fromMs, now, bucket),
+    );
+  }
+  return { fromMs, toMs: now, scope: view.scope, operations: result };
 }

@@ -9,6 +9,7 @@ import {
   replacePlanLimits,
   updatePlanRow,
 } from "@/db/queries/plans";
+import { countOf } from "@/lib/format";
 import type { FieldErrors } from "@/lib/http";
 import type { PlanCreate, PlanUpdate } from "@/lib/schemas/plan.schema";
 import type { Operation } from "@/lib/vocabulary";
@@ -66,7 +67,7 @@ export function updatePlan(
     if (input.slug && input.slug !== before.slug && getPlanBySlug(tx, input.slug)) return slugTaken;
     const { limits, ...fields } = input;
     updatePlanRow(tx, id, fields, now);
-    if (limits) replacePlanLimits(tx, id, limits);
+    if (limits) replacePlanLimits(tx, id, limits, now);
     const after = getPlan(tx, id) as PlanWithLimits;
     audit(tx, {
       actor,
@@ -133,7 +134,7 @@ export function deletePlan(rt: AdminContext, actor: string, id: number): Outcome
       return {
         ok: false,
         status: 409,
-        title: `Plan has ${customers} customer${customers === 1 ? "" : "s"}: move them to another plan first`,
+        title: `Plan has ${countOf(customers, "customer")}: move them to another plan first`,
       };
     }
     deletePlanRow(tx, id);

@@ -13,9 +13,9 @@ import type { OverrideView } from "@/lib/admin/customers";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { DryRunResponse } from "@/lib/admin/dry-run";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { DecisionView } from "@/lib/admin/inspect";
+import type { BucketHistory, DecisionView } from "@/lib/admin/inspect";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { NearLimitView } from "@/lib/admin/near-limit";
+import type { NearLimitResult, NearLimitView } from "@/lib/admin/near-limit";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type * as AdminUsage from "@/lib/admin/usage";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
@@ -35,6 +35,7 @@ import type { Operation } from "@/lib/vocabulary";
 
 export type {
   AuditEntry,
+  BucketHistory,
   CustomerListItem,
   CustomerView,
   DecisionReason,
@@ -76,11 +77,13 @@ export interface CreatedCustomerResponse {
   customer: CustomerView;
   apiKey: string;
 }
+/** InspectResponse is GET /api/admin/customers/:id/inspect's answer (`history` when asked). */
 export interface InspectResponse {
   customerId: number;
   now: number;
   store: StoreStatus;
   operations: Record<Operation, DecisionView>;
+  history?: BucketHistory;
 }
 /** TestRequestResponse is what a protected request would have been answered, and why. */
 export interface TestRequestResponse {
@@ -107,13 +110,7 @@ export interface PlansUsageResponse {
   plans: PlanUsageView[];
 }
 /** NearLimitResponse is GET /api/admin/usage/near-limit's answer. */
-export interface NearLimitResponse {
-  fromMs: number;
-  toMs: number;
-  minShare: number;
-  resolutionMs: number;
-  customers: NearLimitView[];
-}
+export type NearLimitResponse = NearLimitResult;
 /** PromoteResponse is what promoting a plan's dry-run limits answers. */
 export interface PromoteResponse {
   plan: PlanWithLimits;

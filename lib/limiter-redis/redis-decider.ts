@@ -220,6 +220,8 @@ function detailsOf(
       retryAfterMs: ownRetry,
       limit,
       key: buckets.keys[i] as RedisKey,
+      fullInMs:
+        Math.max(0, limit.periodUnits - available + consumed * limit.tokenUnits) / limit.scale,
     });
   }
   const details: Details = {

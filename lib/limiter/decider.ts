@@ -229,6 +229,8 @@ export abstract class Decider<I> {
         retryAfterMs: ownRetry,
         limit: store.limit,
         key: g.keys[i],
+        fullInMs:
+          (cutoff + consumed * store.tokenUnits + store.periodUnits - nowUnits) / store.scale,
       });
     }
     if (allowed && take) this.consume(g, n);

@@ -1,3 +1,4 @@
+export { type BucketLevel, BucketTrace, levelAfter, nextTokenInMs } from "./bucket-level";
 export { type Clock, systemClock } from "./clock";
 export { type CombinedLimiter, combine } from "./combine";
 export { formatPeriod, Limit, limit, type Period, parsePeriod } from "./limit";

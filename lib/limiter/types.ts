@@ -23,11 +23,14 @@ export interface Details {
 
 /**
  * BucketDetails reports one bucket of a decision: `allowed` says whether this bucket alone would
- * allow, and the counts and retry-after are its own.
+ * allow, and the counts and retry-after are its own. `fullInMs` is how long (ms) after the
+ * decision the bucket is full again if nothing more is taken (0 when it is full): with the
+ * limit, it places the bucket's next refills exactly (see `levelAfter`).
  */
 export interface BucketDetails<K = unknown> extends Details {
   limit: Limit;
   key: K;
+  fullInMs: number;
 }
 
 /** DebugDetails is a decision's Details plus each bucket's, in order: limiter, then limit. */

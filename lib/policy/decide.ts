@@ -149,7 +149,7 @@ function record(
   }
   if (available) {
     ctx.metrics.decision(customer.planSlug, operation, allowed);
-    ctx.traffic.record(customer.id, operation, allowed, now);
+    ctx.traffic.record(customer.id, operation, allowed, now, decision.details.tokensConsumed);
   }
   return verdict;
 }

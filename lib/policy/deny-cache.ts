@@ -41,6 +41,7 @@ function advanced(details: DebugDetails, elapsedMs: number): DebugDetails {
       ...bucket,
       executionTime: bucket.executionTime + elapsed,
       retryAfterMs: later(bucket.retryAfterMs),
+      fullInMs: Math.max(0, bucket.fullInMs - elapsed),
     })),
   };
 }

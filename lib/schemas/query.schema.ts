@@ -44,3 +44,11 @@ export const trafficQuerySchema = z
     operation: z.enum(OPERATIONS).optional(),
   })
   .strict();
+
+/**
+ * inspectQuerySchema is `GET /api/admin/customers/:id/inspect?history=`: with `history`, the
+ * answer also replays each bucket's level over that many seconds before now (1 to 300).
+ */
+export const inspectQuerySchema = z
+  .object({ history: wholeNumberParam("history", 1, MAX_TRAFFIC_SECONDS).optional() })
+  .strict();

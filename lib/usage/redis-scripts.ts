@@ -58,3 +58,26 @@ local stale = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 
 for _, claim in ipairs(stale) do redis.call('ZADD', KEYS[1], ARGV[3], claim) end
 return stale
 `;
+
+/**
+ * LIVE_SPAN keeps, in one second's hash of the live view (KEYS[1]), when the fleet's first and
+ * last allowed decision of each customer and operation came in that second: fields "<who>:f"
+ * (the least offset pushed) and "<who>:l" (the greatest). ARGV: triples of (who, first offset,
+ * last offset), offsets in ms into the second. Instances push their seconds apart, so the least
+ * and the greatest must be kept in Redis, not summed.
+ */
+export const LIVE_SPAN = `
+local j = 1
+while j <= #ARGV do
+  local f = ARGV[j] .. ':f'
+  local l = ARGV[j] .. ':l'
+  local first = tonumber(ARGV[j + 1])
+  local last = tonumber(ARGV[j + 2])
+  local seen = tonumber(redis.call('HGET', KEYS[1], f))
+  if not seen or first < seen then redis.call('HSET', KEYS[1], f, first) end
+  seen = tonumber(redis.call('HGET', KEYS[1], l))
+  if not seen or last > seen then redis.call('HSET', KEYS[1], l, last) end
+  j = j + 3
+end
+return 0
+`;

@@ -19,10 +19,32 @@ export interface TrafficTotals {
   denied: number;
 }
 
+/**
+ * TakenSecond is one second of one customer's decisions for one operation, as the bucket
+ * history replays them: `t` is the second's start (ms since the epoch), `taken` the tokens its
+ * allowed decisions took, `firstMs` and `lastMs` when the first and the last of those came (ms
+ * into the second, 0 to 999; both 0 when none was allowed).
+ */
+export interface TakenSecond {
+  t: number;
+  allowed: number;
+  denied: number;
+  taken: number;
+  firstMs: number;
+  lastMs: number;
+}
+
+/** NO_OFFSET marks a second in which nothing was allowed yet. */
+const NO_OFFSET = 0xffff;
+
 class Series {
   readonly seconds: Float64Array;
   readonly allowed: Uint32Array;
   readonly denied: Uint32Array;
+  readonly taken: Uint32Array;
+  /** first and last allowed decision of each second, in ms into it (NO_OFFSET: none yet). */
+  readonly first: Uint16Array;
+  readonly last: Uint16Array;
   constructor(
     readonly customerId: number,
     readonly operation: Operation,
@@ -31,6 +53,22 @@ class Series {
     this.seconds = new Float64Array(size).fill(-1);
     this.allowed = new Uint32Array(size);
     this.denied = new Uint32Array(size);
+    this.taken = new Uint32Array(size);
+    this.first = new Uint16Array(size);
+    this.last = new Uint16Array(size);
+  }
+
+  /** takenAt reads one slot as a TakenSecond of second `sec`. */
+  takenAt(slot: number, sec: number): TakenSecond {
+    const first = this.first[slot] as number;
+    return {
+      t: sec * 1000,
+      allowed: this.allowed[slot] as number,
+      denied: this.denied[slot] as number,
+      taken: this.taken[slot] as number,
+      firstMs: first === NO_OFFSET ? 0 : first,
+      lastMs: first === NO_OFFSET ? 0 : (this.last[slot] as number),
+    };
   }
 }
 
@@ -42,7 +80,9 @@ function seriesId(customerId: number, operation: Operation): number {
 /**
  * TrafficLog counts allowed and denied decisions per second, per customer and operation, for
  * the last `windowSeconds` seconds, in memory, in fixed-size ring buffers: this instance's live
- * view (with Redis, each second is also pushed for the fleet's; see RedisLiveTraffic).
+ * view (with Redis, each second is also pushed for the fleet's; see RedisLiveTraffic). With
+ * each second it keeps the tokens taken and when the first and last allowed decision came, so
+ * that a bucket's level can be replayed (see bucket-history.ts).
  */
 export class TrafficLog {
   private readonly series = new Map<number, Series>();
@@ -52,8 +92,17 @@ export class TrafficLog {
     this.windowSeconds = windowSeconds;
   }
 
-  /** record counts one decision at `now` (ms since the epoch). */
-  record(customerId: number, operation: Operation, allowed: boolean, now: number): void {
+  /**
+   * record counts one decision at `now` (ms since the epoch) and the tokens it took (by default
+   * one when allowed, none when denied).
+   */
+  record(
+    customerId: number,
+    operation: Operation,
+    allowed: boolean,
+    now: number,
+    tokensTaken: number = allowed ? 1 : 0,
+  ): void {
     const id = seriesId(customerId, operation);
     let s = this.series.get(id);
     if (!s) {
@@ -66,9 +115,46 @@ export class TrafficLog {
       s.seconds[slot] = second;
       s.allowed[slot] = 0;
       s.denied[slot] = 0;
+      s.taken[slot] = 0;
+      s.first[slot] = NO_OFFSET;
+      s.last[slot] = 0;
     }
-    if (allowed) s.allowed[slot] = (s.allowed[slot] as number) + 1;
-    else s.denied[slot] = (s.denied[slot] as number) + 1;
+    if (!allowed) {
+      s.denied[slot] = (s.denied[slot] as number) + 1;
+      return;
+    }
+    s.allowed[slot] = (s.allowed[slot] as number) + 1;
+    s.taken[slot] = (s.taken[slot] as number) + tokensTaken;
+    const offset = Math.min(999, Math.max(0, Math.floor(now - second * 1000)));
+    if (offset < (s.first[slot] as number)) s.first[slot] = offset;
+    if (offset > (s.last[slot] as number)) s.last[slot] = offset;
+  }
+
+  /**
+   * takenSeconds returns, for each of the customers, each operation's seconds with decisions
+   * among the last `seconds` seconds up to `now`, oldest first, keyed "<customerId>|<operation>".
+   */
+  takenSeconds(
+    now: number,
+    seconds: number,
+    customerIds: readonly number[],
+  ): Map<string, TakenSecond[]> {
+    const last = Math.floor(now / 1000);
+    const first = last - Math.min(Math.max(1, Math.floor(seconds)), this.windowSeconds) + 1;
+    const result = new Map<string, TakenSecond[]>();
+    for (const customerId of customerIds) {
+      for (const operation of OPERATIONS) {
+        const s = this.series.get(seriesId(customerId, operation));
+        if (!s) continue;
+        const list: TakenSecond[] = [];
+        for (let sec = first; sec <= last; sec++) {
+          const slot = sec % this.windowSeconds;
+          if (s.seconds[slot] === sec) list.push(s.takenAt(slot, sec));
+        }
+        if (list.length > 0) result.set(`${customerId}|${operation}`, list);
+      }
+    }
+    return result;
   }
 
   /**
@@ -154,28 +240,22 @@ export class TrafficLog {
   }
 
   /**
-   * forEachSecond calls `visit` for every series' count in the whole seconds [fromSecond,
+   * forEachSecond calls `visit` for every series' second in the whole seconds [fromSecond,
    * toSecond] (seconds since the epoch) that the window still holds and that is not zero.
    */
   forEachSecond(
     fromSecond: number,
     toSecond: number,
-    visit: (
-      customerId: number,
-      operation: Operation,
-      second: number,
-      allowed: number,
-      denied: number,
-    ) => void,
+    visit: (customerId: number, operation: Operation, second: number, counts: TakenSecond) => void,
   ): void {
     const first = Math.max(fromSecond, toSecond - this.windowSeconds + 1);
     for (const s of this.series.values()) {
       for (let sec = first; sec <= toSecond; sec++) {
         const slot = sec % this.windowSeconds;
         if (s.seconds[slot] !== sec) continue;
-        const allowed = s.allowed[slot] as number;
-        const denied = s.denied[slot] as number;
-        if (allowed + denied > 0) visit(s.customerId, s.operation, sec, allowed, denied);
+        if ((s.allowed[slot] as number) + (s.denied[slot] as number) > 0) {
+          visit(s.customerId, s.operation, sec, s.takenAt(slot, sec));
+        }
       }
     }
   }

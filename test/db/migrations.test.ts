@@ -4,6 +4,22 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MIGRATIONS_FOLDER, openDatabase } from "@/db/client";
 
+/** migrationsUpTo copies the first `count` migrations into `folder`, with their journal. */
+function migrationsUpTo(folder: string, count: number): void {
+  mkdirSync(path.join(folder, "meta"), { recursive: true });
+  const journal = JSON.parse(
+    readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8"),
+  );
+  journal.entries = journal.entries.slice(0, count);
+  for (const entry of journal.entries as { tag: string }[]) {
+    copyFileSync(
+      path.join(MIGRATIONS_FOLDER, `${entry.tag}.sql`),
+      path.join(folder, `${entry.tag}.sql`),
+    );
+  }
+  writeFileSync(path.join(folder, "meta", "_journal.json"), JSON.stringify(journal));
+}
+
 describe("the migrations", () => {
   let dir: string;
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,6 +67,48 @@ describe("the migrations", () => {
       expect(
         s.prepare("SELECT name FROM sqlite_master WHERE name = 'usage_minutes'").get(),
       ).toEqual({ name: "usage_minutes" });
+    } finally {
+      upgraded.sqlite.close();
+    }
+  });
+
+  // Dry-run limits learned when they were added; those stored before count from the last time
+  // their rows were written (a plan's last edit, an override's last save), never earlier.
+  it("upgrade a database with dry-run limits, each counted from the last write of its rows", () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "ratekeeper-migrate-"));
+    const before = path.join(dir, "before");
+    migrationsUpTo(before, 5);
+    const file = path.join(dir, "old.db");
+    const old = openDatabase(file, before);
+    old.sqlite.exec(`
+      INSERT INTO plans (slug, name, created_at, updated_at) VALUES ('p', 'P', 100, 7000);
+      INSERT INTO plan_limits (plan_id, operation, count, period_ms, dry_run)
+        VALUES (1, 'read', 5, 1000, 0), (1, 'read', 2, 1000, 1);
+      INSERT INTO customers (name, plan_id, api_key_hash, api_key_prefix, created_at, updated_at)
+        VALUES ('c', 1, 'h', 'rk_', 1, 1);
+      INSERT INTO limit_overrides (customer_id, operation, count, period_ms, dry_run, created_at)
+        VALUES (1, 'write', 9, 1000, 0, 5000), (1, 'write', 3, 1000, 1, 5000);
+      INSERT INTO usage_minutes (start_ms, customer_id, operation, plan_id, allowed)
+        VALUES (60000, 1, 'read', 1, 4);`);
+    old.sqlite.close();
+
+    const upgraded = openDatabase(file);
+    try {
+      const s = upgraded.sqlite;
+      expect(
+        s.prepare("SELECT count, dry_run, dry_run_since FROM plan_limits ORDER BY id").all(),
+      ).toEqual([
+        { count: 5, dry_run: 0, dry_run_since: null },
+        { count: 2, dry_run: 1, dry_run_since: 7000 },
+      ]);
+      expect(
+        s.prepare("SELECT count, dry_run, dry_run_since FROM limit_overrides ORDER BY id").all(),
+      ).toEqual([
+        { count: 9, dry_run: 0, dry_run_since: null },
+        { count: 3, dry_run: 1, dry_run_since: 5000 },
+      ]);
+      expect(s.prepare("SELECT allowed FROM usage_minutes").all()).toEqual([{ allowed: 4 }]);
+      expect(s.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
     } finally {
       upgraded.sqlite.close();
     }

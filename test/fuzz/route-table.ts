@@ -130,7 +130,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     ),
   },
   "DELETE /api/admin/customers/[id]": { body: NO_BODY },
-  "GET /api/admin/customers/[id]/inspect": { body: NO_BODY },
+  "GET /api/admin/customers/[id]/inspect": { body: NO_BODY, query: { history: limitQuery(300) } },
   "PUT /api/admin/customers/[id]/overrides/[operation]": {
     body: fc.record(
       {

@@ -76,6 +76,7 @@ describe("DenyCache", () => {
         ...b,
         executionTime: b.executionTime + 60_000,
         retryAfterMs: HOUR / 2 - 60_000,
+        fullInMs: b.fullInMs - 60_000,
       })),
     });
     // Another cost, another operation: not remembered.

@@ -87,8 +87,23 @@ describe("Limiter: details and debug", () => {
       tokensRemaining: 1,
       retryAfterMs: 0,
       buckets: [
-        { ...common, tokensRemaining: 1, retryAfterMs: 0, limit: perSecond, key: "k" },
-        { ...common, tokensRemaining: 2, retryAfterMs: 0, limit: perMinute, key: "k" },
+        // One token of 2 per second taken: full again in 500 ms; one of 3 per minute: in 20 s.
+        {
+          ...common,
+          tokensRemaining: 1,
+          retryAfterMs: 0,
+          limit: perSecond,
+          key: "k",
+          fullInMs: 500,
+        },
+        {
+          ...common,
+          tokensRemaining: 2,
+          retryAfterMs: 0,
+          limit: perMinute,
+          key: "k",
+          fullInMs: 20_000,
+        },
       ],
     });
 
@@ -112,6 +127,7 @@ describe("Limiter: details and debug", () => {
           retryAfterMs: 500,
           limit: perSecond,
           key: "k",
+          fullInMs: 1_000,
         },
         {
           allowed: true,
@@ -122,6 +138,7 @@ describe("Limiter: details and debug", () => {
           retryAfterMs: 0,
           limit: perMinute,
           key: "k",
+          fullInMs: 40_000,
         },
       ],
     });

@@ -1,7 +1,14 @@
 import fc from "fast-check";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { combine, type DebugDetails, type Details, Limiter, type WaitOptions } from "@/lib/limiter";
+import {
+  combine,
+  type DebugDetails,
+  type Details,
+  Limiter,
+  levelAfter,
+  type WaitOptions,
+} from "@/lib/limiter";
 import { combineRedis, RedisLimiter } from "@/lib/limiter-redis";
 import { expectRetry } from "../support/expect-retry";
 import { FakeClock } from "../support/fake-clock";
@@ -128,9 +135,14 @@ afterAll(async () => {
 
 type Bucket = DebugDetails<unknown>["buckets"][number];
 
-/** normalBucket is a bucket report without its retry-after (checked apart), its limit by id. */
+/**
+ * normalBucket is a bucket report without its retry-after (checked apart), its limit by id, and
+ * without its time to full, which must agree with its remaining tokens.
+ */
 function normalBucket(b: Bucket) {
-  const { limit, retryAfterMs, ...rest } = b;
+  const { limit, retryAfterMs, fullInMs, ...rest } = b;
+  expect(fullInMs).toBeGreaterThanOrEqual(0);
+  expect(levelAfter(limit, fullInMs, 0).remaining).toBe(Math.max(0, b.tokensRemaining));
   return { ...rest, limit: limit.id };
 }
 

@@ -10,7 +10,7 @@ import { listAudit } from "@/db/queries/audit";
 import { HOUR_MS, MINUTE_MS } from "@/lib/usage/time";
 import { adminRequest, params, signIn } from "../api/admin/admin-support";
 import { type RedisServer, startRedisServer } from "../support/redis-server";
-import { api, createTestRuntime, idParams, type TestRuntime } from "../support/runtime";
+import { api, createTestRuntime, idParams, START_MS, type TestRuntime } from "../support/runtime";
 
 let server: RedisServer;
 let prefixes = 0;
@@ -81,6 +81,8 @@ describe.each(["memory", "redis"] as const)("dry-run limits, buckets in %s", (st
         periodMs: HOUR_MS,
         source: "plan",
         state: "dry-run",
+        // Added with the plan, within the range: counted since.
+        sinceMs: START_MS,
         refused: 2,
         decisions: 7,
         share: 2 / 7,
@@ -119,6 +121,101 @@ describe.each(["memory", "redis"] as const)("dry-run limits, buckets in %s", (st
       idParams(planId),
     );
     expect(again.status).toBe(409);
+  });
+
+  // Regression: a dry-run limit added to a plan was judged on the plan's whole day of traffic,
+  // most of it from before the limit existed ("refused 2.3% of reads (5 of 222)").
+  it("counts only the traffic since a dry-run limit was added, to the second where it can", async () => {
+    const { planId, a, b } = await setUp();
+    expect(await statuses(a.key, 12)).toEqual(Array(12).fill(200)); // at 0:10, long before
+    t.clock.set(START_MS + 15 * MINUTE_MS);
+    expect(await statuses(a.key, 8)).toEqual(Array(8).fill(200)); // at 0:15, just before
+    t.clock.advance(1_000);
+    await t.runtime.usage.pushLive();
+    t.clock.set(START_MS + 15 * MINUTE_MS + 30_000);
+    const edit = await patchPlan(
+      adminRequest(`/api/admin/plans/${planId}`, {
+        cookie,
+        method: "PATCH",
+        body: {
+          limits: [
+            { operation: "read", count: 100, periodMs: HOUR_MS },
+            { operation: "read", count: 3, periodMs: HOUR_MS, dryRun: true },
+            { operation: "read", count: 2, periodMs: HOUR_MS, dryRun: true },
+            { operation: "write", count: 100, periodMs: HOUR_MS },
+          ],
+        },
+      }),
+      idParams(planId),
+    );
+    expect(edit.status).toBe(200);
+    t.clock.advance(10_000);
+    expect(await statuses(b.key, 5)).toEqual(Array(5).fill(200)); // at 0:15:40, after
+    await settle();
+    const added = START_MS + 15 * MINUTE_MS + 30_000;
+    // The new limit: Beta's 5 reads since it was added, 3 beyond its 2 an hour; not Alpha's
+    // 20 before, though 8 of them came in the minute it was added in.
+    expect(await report(planId)).toMatchObject([
+      { count: 2, sinceMs: added, refused: 3, decisions: 5, share: 3 / 5 },
+      // The limit kept through the edit keeps its start: every read of the plan since.
+      { count: 3, sinceMs: START_MS, refused: 17, decisions: 25 },
+    ]);
+    const customer = async (id: number) => {
+      const res = await customerReport(
+        adminRequest(`/api/admin/customers/${id}/dry-run`, { cookie }),
+        idParams(id),
+      );
+      return (await res.json()).limits;
+    };
+    expect(await customer(a.id)).toMatchObject([
+      { count: 2, sinceMs: added, refused: 0, decisions: 0, share: null },
+      { count: 3, sinceMs: START_MS, refused: 17, decisions: 20 },
+    ]);
+    expect(await customer(b.id)).toMatchObject([
+      { count: 2, sinceMs: added, refused: 3, decisions: 5 },
+      { count: 3, sinceMs: START_MS, refused: 0, decisions: 5 },
+    ]);
+  });
+
+  it("keeps a dry-run limit's start when its override is saved again, and forgets it once enforced", async () => {
+    const { a } = await setUp();
+    const put = (limits: unknown[]) =>
+      putOverride(
+        adminRequest(`/api/admin/customers/${a.id}/overrides/read`, {
+          cookie,
+          method: "PUT",
+          body: { limits },
+        }),
+        params({ id: String(a.id), operation: "read" }),
+      );
+    const tried = { count: 1, periodMs: HOUR_MS, dryRun: true };
+    const first = t.clock.now();
+    expect((await put([{ count: 50, periodMs: HOUR_MS }, tried])).status).toBe(200);
+    t.clock.advance(5 * MINUTE_MS);
+    expect((await put([{ count: 40, periodMs: HOUR_MS }, tried])).status).toBe(200);
+    const sinceOf = async () => {
+      const res = await customerReport(
+        adminRequest(`/api/admin/customers/${a.id}/dry-run`, { cookie }),
+        idParams(a.id),
+      );
+      return (await res.json()).limits.map((l: { count: number; sinceMs: number | null }) => [
+        l.count,
+        l.sinceMs,
+      ]);
+    };
+    expect(await sinceOf()).toEqual([[1, first]]);
+    const promoted = await promoteOverride(
+      adminRequest(`/api/admin/customers/${a.id}/overrides/read/promote`, {
+        cookie,
+        method: "POST",
+      }),
+      params({ id: String(a.id), operation: "read" }),
+    );
+    expect(promoted.status).toBe(200);
+    t.clock.advance(MINUTE_MS);
+    // Tried again later: a new start.
+    expect((await put([{ count: 40, periodMs: HOUR_MS }, tried])).status).toBe(200);
+    expect(await sinceOf()).toEqual([[1, t.clock.now()]]);
   });
 
   it("counts nothing for a request the enforced limits refuse, and a cost no dry-run limit allows", async () => {

@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { bucketHistory, inspect } from "@/lib/admin/inspect";
+import { nearLimitCustomers } from "@/lib/admin/near-limit";
 import { decide } from "@/lib/policy/decide";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import type { Runtime } from "@/lib/runtime";
@@ -203,5 +205,94 @@ describe("usage rollups across instances sharing Redis", () => {
       allowed: 3,
       denied: 1,
     });
+  });
+
+  it("keeps the fleet's tokens taken per second, and when the first and last of them came", async () => {
+    const second = t.clock.now();
+    t.clock.set(second + 100);
+    await send(t.runtime, who.id, "write", 1, 2);
+    t.clock.set(second + 300);
+    await send(other, who.id, "write", 1, 1);
+    t.clock.set(second + 700);
+    await send(other, who.id, "write", 1, 3);
+    await send(t.runtime, who.id, "read", 4); // 3 allowed, 1 refused: the read bucket holds 3.
+    t.clock.set(second + 1_000);
+    await t.runtime.usage.pushLive();
+    await other.usage.pushLive();
+    for (const runtime of [t.runtime, other]) {
+      const view = await runtime.usage.live.takenSeconds(t.clock.now(), 5, [who.id]);
+      expect(view.scope).toBe("fleet");
+      expect(view.seconds.get(`${who.id}|write`)).toEqual([
+        { t: second, allowed: 3, denied: 0, taken: 6, firstMs: 100, lastMs: 700 },
+      ]);
+      expect(view.seconds.get(`${who.id}|read`)).toEqual([
+        { t: second, allowed: 3, denied: 1, taken: 3, firstMs: 700, lastMs: 700 },
+      ]);
+    }
+  });
+});
+
+describe("the bucket history across instances sharing Redis", () => {
+  let t: TestRuntime;
+  let other: Runtime;
+  let who: TestCustomer;
+
+  beforeEach(async () => {
+    const redis = { url: server.url, prefix: `h${++prefixes}`, timeoutMs: 500 };
+    // Both decide at the test clock's time, so the replay and the buckets share one clock.
+    t = createTestRuntime({ redis, redisOnTestClock: true });
+    t.addPlan("tight", [{ operation: "read", count: 3, periodMs: HOUR_MS }]);
+    who = t.addCustomer("tight", "Shared Ltd");
+    other = openTestRuntime(t.databasePath, t.clock, {
+      redis: { ...redis, decisionClock: t.clock },
+    });
+    await Promise.all([t.runtime.ready(), other.ready()]);
+    t.clock.advance(10 * MINUTE_MS);
+  });
+  afterEach(() => {
+    other.close();
+    t.cleanup();
+  });
+
+  it("replays a bucket's history from the fleet's decisions, on any instance", async () => {
+    const burst = t.clock.now() + 250;
+    t.clock.set(burst);
+    await send(other, who.id, "read", 5); // 3 allowed, 2 refused: on the other instance only.
+    t.clock.advance(1_000);
+    await other.usage.pushLive();
+    const customer = t.runtime.policy.snapshot.byId.get(who.id) as CustomerPolicy;
+    const now = t.clock.now();
+    const operations = await inspect(t.runtime, customer);
+    expect(operations.read.buckets[0]?.remaining).toBe(0);
+    const history = await bucketHistory(t.runtime.usage.live, who.id, operations, now, 60);
+    expect(history.scope).toBe("fleet");
+    expect(history.operations.read[0]?.map((s) => [s.t, s.remaining])).toEqual([
+      [now - 60_000, 3],
+      [burst, 0],
+      [now, 0],
+    ]);
+  });
+
+  it("measures a per-second limit from the fleet's seconds for customers near their limit", async () => {
+    t.addPlan("per-second", [{ operation: "read", count: 4, periodMs: 1_000 }]);
+    const fast = t.addCustomer("per-second", "Fast Ltd");
+    other.policy.refresh();
+    await send(other, fast.id, "read", 6); // 4 allowed, on the other instance only.
+    t.clock.advance(1_000);
+    await other.usage.pushLive();
+    const near = await nearLimitCustomers(t.runtime, t.runtime.usage.live, {
+      from: t.clock.now() - HOUR_MS,
+    });
+    if (!near.ok) throw new Error(near.title);
+    expect(near.value.perSecondScope).toBe("fleet");
+    expect(near.value.customers).toEqual([
+      expect.objectContaining({
+        kind: "peak",
+        customerId: fast.id,
+        limit: { count: 4, periodMs: 1_000 },
+        peakTokens: 4,
+        share: 1,
+      }),
+    ]);
   });
 });

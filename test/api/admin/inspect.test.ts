@@ -42,6 +42,7 @@ describe("inspect", () => {
         retryAfterMs: 0,
         allowed: true,
         executionTime: body.now,
+        fullInMs: 0,
       },
       {
         limit: { count: 100, periodMs: 60_000 },
@@ -50,8 +51,10 @@ describe("inspect", () => {
         retryAfterMs: 0,
         allowed: true,
         executionTime: body.now,
+        fullInMs: 0,
       },
     ]);
+    expect(body.history).toBeUndefined();
     expect(body.operations.write.buckets.map((b: { remaining: number }) => b.remaining)).toEqual([
       1, 20,
     ]);
@@ -108,6 +111,65 @@ describe("inspect", () => {
       source: "plan",
       tokensRemaining: 5,
     });
+  });
+
+  // Regression: the inspector opened on empty charts; a customer refused a minute before showed
+  // full buckets. With ?history= the answer replays each bucket's level over those seconds.
+  it("replays each bucket's last seconds with ?history: a burst 40 s ago emptied the 5/s bucket", async () => {
+    const burstAt = t.clock.now() + 300;
+    t.clock.set(burstAt);
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      statuses.push((await listItems(api("/api/v1/items", { key: t.demoKey }))).status);
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    t.clock.advance(40_000);
+    const res = await inspect(
+      adminRequest("/x?history=60", { cookie }),
+      params({ id: String(t.demoId) }),
+    );
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.history).toMatchObject({
+      fromMs: body.now - 60_000,
+      toMs: body.now,
+      scope: "instance",
+    });
+    const [perSecond, perMinute] = body.history.operations.read;
+    expect(perSecond).toEqual([
+      { t: body.now - 60_000, remaining: 5, fullInMs: 0 },
+      { t: burstAt, remaining: 0, fullInMs: 1_000 },
+      { t: body.now, remaining: 5, fullInMs: 0 },
+    ]);
+    expect(perMinute.map((s: { remaining: number }) => s.remaining)).toEqual([100, 95, 100]);
+    expect(perMinute.at(-1)).toMatchObject({
+      remaining: body.operations.read.buckets[1].remaining,
+    });
+    expect(body.history.operations.write).toEqual([
+      [
+        { t: body.now - 60_000, remaining: 1, fullInMs: 0 },
+        { t: body.now, remaining: 1, fullInMs: 0 },
+      ],
+      [
+        { t: body.now - 60_000, remaining: 20, fullInMs: 0 },
+        { t: body.now, remaining: 20, fullInMs: 0 },
+      ],
+    ]);
+  });
+
+  it("refuses a bad history with 400", async () => {
+    for (const history of ["0", "301", "1.5", "x", ""]) {
+      const res = await inspect(
+        adminRequest(`/x?history=${history}`, { cookie }),
+        params({ id: String(t.demoId) }),
+      );
+      expect(res.status, history).toBe(400);
+    }
+    const unknown = await inspect(
+      adminRequest("/x?since=5", { cookie }),
+      params({ id: String(t.demoId) }),
+    );
+    expect(unknown.status).toBe(400);
   });
 
   it("answers 404 for an unknown customer", async () => {

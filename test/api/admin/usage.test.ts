@@ -233,3 +233,92 @@ describe("the usage API", () => {
     expect(reads).toBe(10);
   });
 });
+
+describe("customers near a limit shorter than the rollups' minute", () => {
+  let t: TestRuntime;
+  let cookie: string;
+  let burst: number;
+  let steady: number;
+  const near = async (query: string) => {
+    const res = await nearLimit(adminRequest(`/api/admin/usage/near-limit${query}`, { cookie }));
+    expect(res.status).toBe(200);
+    return res.json();
+  };
+  const send = async (id: number, n: number) => {
+    const customer = t.runtime.policy.snapshot.byId.get(id) as CustomerPolicy;
+    for (let i = 0; i < n; i++) await decide(t.runtime, customer, "read", 1);
+  };
+
+  beforeEach(async () => {
+    t = createTestRuntime();
+    cookie = await signIn();
+    t.addPlan("burst", [
+      { operation: "read", count: 5, periodMs: 1_000 },
+      { operation: "read", count: 1_000, periodMs: HOUR_MS },
+    ]);
+    burst = t.addCustomer("burst", "Bursty Co").id;
+    steady = t.addCustomer("burst", "Steady Co").id;
+    t.clock.advance(30 * MINUTE_MS);
+    // Bursty: 12 reads at once, 5 allowed and 7 refused by 5 per second, three times.
+    for (let i = 0; i < 3; i++) {
+      await send(burst, 12);
+      t.clock.advance(10_000);
+    }
+    // Steady: 2 reads a second for 20 s: 40% of 5 per second, never refused.
+    for (let i = 0; i < 20; i++) {
+      await send(steady, 2);
+      t.clock.advance(1_000);
+    }
+    await t.runtime.usage.flush();
+  });
+  afterEach(() => t.cleanup());
+
+  // Regression: a customer refused 41% of the time by 5 per second was in "Refused most", while
+  // near-limit measured 5 per second against minute totals (300 a minute) and found nobody.
+  it("measures a per-second limit per second from the live view, with the refusals", async () => {
+    const body = await near(`?from=${START_MS}`);
+    expect(body).toMatchObject({
+      resolutionMs: MINUTE_MS,
+      perSecondFromMs: t.clock.now() - 300_000,
+      perSecondScope: "instance",
+    });
+    expect(body.customers).toEqual([
+      expect.objectContaining({
+        kind: "peak",
+        name: "Bursty Co",
+        operation: "read",
+        limit: { count: 5, periodMs: 1_000 },
+        resolutionMs: 1_000,
+        windowMs: 1_000,
+        peakTokens: 5,
+        allowanceTokens: 5,
+        share: 1,
+        refused: 21,
+      }),
+    ]);
+    const lower = await near(`?from=${START_MS}&minShare=0.3`);
+    expect(lower.customers.map((c: { name: string; share: number }) => [c.name, c.share])).toEqual([
+      ["Bursty Co", 1],
+      ["Steady Co", 0.4],
+    ]);
+  });
+
+  it("counts a refused customer at 100% once the live view no longer holds its seconds", async () => {
+    t.clock.advance(10 * MINUTE_MS);
+    const body = await near(`?from=${START_MS}`);
+    expect(body.perSecondFromMs).toBe(t.clock.now() - 300_000);
+    expect(body.customers).toEqual([
+      expect.objectContaining({
+        kind: "refused",
+        name: "Bursty Co",
+        operation: "read",
+        share: 1,
+        refused: 21,
+        unmeasured: [{ count: 5, periodMs: 1_000 }],
+      }),
+    ]);
+    const past = await near(`?from=${START_MS}&to=${START_MS + 35 * MINUTE_MS}`);
+    expect(past.perSecondFromMs).toBeNull();
+    expect(past.customers.map((c: { kind: string }) => c.kind)).toEqual(["refused"]);
+  });
+});

@@ -126,6 +126,7 @@ describe("with REDIS_URL: refusals remembered until their retry-after", () => {
         ...b,
         executionTime: b.executionTime + 60_000,
         retryAfterMs: HOUR / 2 - 60_000,
+        fullInMs: b.fullInMs - 60_000,
       })),
     );
     // None of the three reached Redis, and each counts as a refusal like any other.

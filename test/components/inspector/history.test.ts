@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { emptyHistory, recordInspection, seriesKey } from "@/components/inspector/history";
+import {
+  emptyHistory,
+  recordInspection,
+  recordReplay,
+  seriesKey,
+} from "@/components/inspector/history";
 import type { DecisionView, InspectResponse } from "@/lib/client/types";
 
 function decision(buckets: { count: number; periodMs: number; remaining: number }[]): DecisionView {
@@ -19,6 +24,7 @@ function decision(buckets: { count: number; periodMs: number; remaining: number 
       retryAfterMs: 0,
       allowed: b.remaining > 0,
       executionTime: 0,
+      fullInMs: ((b.count - b.remaining) * b.periodMs) / b.count,
     })),
   };
 }
@@ -50,7 +56,7 @@ describe("recordInspection", () => {
       "read:1:100/60000",
       "write:0:2/1000",
     ]);
-    expect(h.series[read0]).toEqual([{ t: 1_000, remaining: 4 }]);
+    expect(h.series[read0]).toEqual([{ t: 1_000, remaining: 4, fullInMs: 1_000 }]);
   });
 
   it("accumulates within the window and drops what ages out", () => {
@@ -63,10 +69,10 @@ describe("recordInspection", () => {
     ] as const) {
       h = recordInspection(h, inspection(t, r), bounds);
     }
-    expect(h.series[read0]).toEqual([
-      { t: 2_000, remaining: 3 },
-      { t: 3_000, remaining: 4 },
-      { t: 4_000, remaining: 5 },
+    expect(h.series[read0]?.map(({ t, remaining }) => [t, remaining])).toEqual([
+      [2_000, 3],
+      [3_000, 4],
+      [4_000, 5],
     ]);
   });
 
@@ -75,12 +81,55 @@ describe("recordInspection", () => {
     h = recordInspection(h, inspection(2_000, 9, 10), bounds);
     expect(h.series[read0]).toBeUndefined();
     expect(h.series[seriesKey("read", 0, { count: 10, periodMs: 5_000 })]).toEqual([
-      { t: 2_000, remaining: 9 },
+      { t: 2_000, remaining: 9, fullInMs: 500 },
     ]);
   });
 
   it("ignores an inspection older than the latest", () => {
     const h = recordInspection(emptyHistory, inspection(5_000, 5), bounds);
     expect(recordInspection(h, inspection(4_000, 1), bounds)).toBe(h);
+  });
+});
+
+describe("recordReplay", () => {
+  const replayed = (now: number) => ({
+    ...inspection(now, 4),
+    history: {
+      fromMs: now - 3_000,
+      toMs: now,
+      scope: "instance" as const,
+      operations: {
+        read: [
+          [
+            { t: now - 3_000, remaining: 5, fullInMs: 0 },
+            { t: now - 2_500, remaining: 0, fullInMs: 5_000 },
+            { t: now, remaining: 4, fullInMs: 1_000 },
+          ],
+          [{ t: now - 3_000, remaining: 90, fullInMs: 6_000 }],
+        ],
+        write: [[{ t: now - 3_000, remaining: 2, fullInMs: 0 }]],
+      },
+    },
+  });
+
+  // Regression: the charts started empty; the bucket emptied before the page opened was lost.
+  it("puts the replayed past before the peeks, which it never overwrites", () => {
+    let h = recordInspection(emptyHistory, inspection(10_000, 4), bounds);
+    h = recordInspection(h, inspection(11_000, 5), bounds);
+    h = recordReplay(h, replayed(10_500), { maxAgeMs: 60_000, maxLength: 100 });
+    expect(h.series[read0]?.map(({ t, remaining }) => [t, remaining])).toEqual([
+      [7_500, 5],
+      [8_000, 0],
+      [10_000, 4],
+      [11_000, 5],
+    ]);
+    expect(h.now).toBe(11_000);
+  });
+
+  it("fills a bucket not peeked yet, and ignores an answer without history", () => {
+    const h = recordReplay(emptyHistory, replayed(10_000), { maxAgeMs: 60_000, maxLength: 100 });
+    expect(h.series[read0]).toHaveLength(3);
+    expect(h.now).toBe(10_000);
+    expect(recordReplay(h, inspection(12_000, 1))).toBe(h);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dryRunTitle, dryRunVerdict } from "@/components/usage/dry-run-words";
+import { describeAgo, dryRunTitle, dryRunVerdict } from "@/components/usage/dry-run-words";
 
 const base = {
   operation: "read" as const,
@@ -25,6 +25,47 @@ describe("dryRunVerdict", () => {
         customers: 1,
       }),
     ).toBe("This limit would have refused 40% of writes, 1 customer, over the last 24 h (2 of 5).");
+  });
+
+  // Regression: a limit added two hours ago was judged "over the last 24 h".
+  it("judges a limit added within the range since it was added, and says when", () => {
+    const now = 1_800_000_000_000;
+    expect(
+      dryRunVerdict(
+        {
+          ...base,
+          refused: 5,
+          decisions: 22,
+          share: 5 / 22,
+          customers: 1,
+          sinceMs: now - 2 * 3_600_000,
+        },
+        "the last 24 h",
+        now,
+      ),
+    ).toBe(
+      "This limit would have refused 22.7% of reads, 1 customer, since it was added 2 h ago (5 of 22).",
+    );
+    expect(
+      dryRunVerdict(
+        { ...base, refused: 0, decisions: 0, share: null, customers: 0, sinceMs: now - 20_000 },
+        "the last 24 h",
+        now,
+      ),
+    ).toBe(
+      "No reads since it was added less than a minute ago: nothing to judge this limit on yet.",
+    );
+    expect(dryRunVerdict({ ...base, sinceMs: null }, "the last 24 h", now)).toMatch(
+      /over the last 24 h/,
+    );
+  });
+
+  it("describeAgo says how long ago, rounded down", () => {
+    const now = 1_800_000_000_000;
+    expect(describeAgo(now - 59_999, now)).toBe("less than a minute ago");
+    expect(describeAgo(now - 5 * 60_000, now)).toBe("5 min ago");
+    expect(describeAgo(now - 47 * 3_600_000, now)).toBe("47 h ago");
+    expect(describeAgo(now - 3 * 86_400_000, now)).toBe("3 days ago");
   });
 
   it("speaks in the past of a limit since promoted or removed", () => {

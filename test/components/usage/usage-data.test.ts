@@ -4,8 +4,11 @@ import {
   busiestPlansFirst,
   combineSeries,
   describeNearLimit,
+  describeRefusals,
+  describeUnmeasured,
   formatAllowance,
   formatNearShare,
+  nearLimitNote,
   nearShareTone,
 } from "@/components/usage/usage-data";
 import type { UsageSeries } from "@/lib/client/types";
@@ -95,6 +98,34 @@ describe("near-limit shares", () => {
         limit: { count: 1_000, periodMs: 60_000 },
       }),
     ).toBe("1,700 of 2,000 tokens in 2 minutes (1,000 per minute)");
+    expect(
+      describeNearLimit({
+        peakTokens: 5,
+        allowanceTokens: 5,
+        windowMs: 1_000,
+        limit: { count: 5, periodMs: 1_000 },
+      }),
+    ).toBe("5 of 5 tokens in 1 second (5 per second)");
+  });
+
+  it("describes a refused customer: how often, and the limits no peak measured", () => {
+    expect(describeRefusals(1)).toBe("refused 1 time");
+    expect(describeRefusals(1_204)).toBe("refused 1,204 times");
+    expect(describeUnmeasured([{ count: 5, periodMs: 1_000 }], 60_000)).toBe(
+      "not measured: 5 per second",
+    );
+    expect(describeUnmeasured([], 60_000)).toBe("its peaks per minute stayed under its limits");
+  });
+
+  it("nearLimitNote says how limits shorter than the rollups' step were judged", () => {
+    const at = (ms: number) => `@${ms}`;
+    expect(nearLimitNote({ fromMs: 0, resolutionMs: 60_000, perSecondFromMs: 700_000 }, at)).toBe(
+      "Limits shorter than a minute are measured per second from @700000 (the live view holds the last 5 minutes); before that, only by refusals.",
+    );
+    expect(nearLimitNote({ fromMs: 0, resolutionMs: 3_600_000, perSecondFromMs: null }, at)).toBe(
+      "Limits shorter than an hour are judged here only by refusals: the live view holds the last 5 minutes.",
+    );
+    expect(nearLimitNote({ fromMs: 5, resolutionMs: 60_000, perSecondFromMs: 5 }, at)).toBeNull();
   });
 });
 

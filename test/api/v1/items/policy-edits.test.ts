@@ -22,10 +22,12 @@ describe("items API: policy edits apply to the next request", () => {
     expect(before.headers.get("RateLimit")).toBe('"read-5-per-1s";r=4;t=1');
     const free = DEMO_PLANS[0]?.limits ?? [];
     const writes = free.filter((l) => l.operation === "write");
-    replacePlanLimits(t.runtime.db, t.planId("free"), [
-      { operation: "read", count: 1, periodMs: HOUR },
-      ...writes,
-    ]);
+    replacePlanLimits(
+      t.runtime.db,
+      t.planId("free"),
+      [{ operation: "read", count: 1, periodMs: HOUR }, ...writes],
+      t.clock.now(),
+    );
     t.runtime.policy.reload();
     const after = await read();
     expect(after.status).toBe(200);
@@ -35,7 +37,7 @@ describe("items API: policy edits apply to the next request", () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get("Retry-After")).toBe("3600");
     // Restoring the old limits finds their buckets as they were left: no refill by toggling.
-    replacePlanLimits(t.runtime.db, t.planId("free"), free);
+    replacePlanLimits(t.runtime.db, t.planId("free"), free, t.clock.now());
     t.runtime.policy.reload();
     const restored = await read();
     expect(restored.status).toBe(200);

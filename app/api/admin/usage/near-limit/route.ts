@@ -9,10 +9,12 @@ export const dynamic = "force-dynamic";
 /**
  * GET /api/admin/usage/near-limit?from=&to=&customerId=&planId=&operation=&minShare=&limit=
  * returns the customers whose peak use over the range reached `minShare` (0.8) of one of their
- * limits, the nearest first (see README: "Customers near their limit").
+ * limits, and those refused by any limit (at 100%), the nearest first (see README: "Customers
+ * near their limit"). Limits shorter than the rollups' step are measured per second from the
+ * live view, over the part of the range it holds.
  */
-export const GET = withOperator(({ request, runtime }) => {
+export const GET = withOperator(async ({ request, runtime }) => {
   const query = parseQuery(request, nearLimitQuerySchema);
   if (!query.ok) return query.response;
-  return respond(nearLimitCustomers(runtime, query.data), (near) => near);
+  return respond(await nearLimitCustomers(runtime, runtime.usage.live, query.data), (near) => near);
 });

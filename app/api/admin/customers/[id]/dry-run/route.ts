@@ -10,12 +10,16 @@ export const dynamic = "force-dynamic";
 
 /**
  * GET /api/admin/customers/:id/dry-run?from=&to= reports what the dry-run limits tried on the
- * customer (its override's, or its plan's) would have refused of its traffic over the range.
+ * customer (its override's, or its plan's) would have refused of its traffic over the range
+ * (since it was added, if that was within the range).
  */
-export const GET = withOperator<Params>(({ request, params, runtime }) => {
+export const GET = withOperator<Params>(async ({ request, params, runtime }) => {
   const id = parseId(params.id);
   if (id === null) return notFound("Customer not found");
   const query = parseQuery(request, dryRunQuerySchema);
   if (!query.ok) return query.response;
-  return respond(customerDryRun(runtime, id, query.data), (report) => report);
+  return respond(
+    await customerDryRun(runtime, runtime.usage.live, id, query.data),
+    (report) => report,
+  );
 });

@@ -1,19 +1,34 @@
-import { inspect } from "@/lib/admin/inspect";
-import { json, notFound, parseId } from "@/lib/http";
+import { bucketHistory, inspect } from "@/lib/admin/inspect";
+import { json, notFound, parseId, parseQuery } from "@/lib/http";
 import { withOperator } from "@/lib/route/operator";
+import { inspectQuerySchema } from "@/lib/schemas/query.schema";
+
+export const dynamic = "force-dynamic";
 
 /**
- * GET /api/admin/customers/:id/inspect peeks each bucket of the customer, per operation: limit,
- * remaining, capacity, retry-after and execution time. Nothing is consumed or created.
+ * GET /api/admin/customers/:id/inspect?history= peeks each bucket of the customer, per operation:
+ * limit, remaining, capacity, retry-after, time to full and execution time. Nothing is consumed
+ * or created. With `history` (seconds, 1 to 300) it adds each bucket's level over that span,
+ * replayed from the customer's recorded decisions under the current limits.
  */
-export const GET = withOperator<{ id: string }>(async ({ params, runtime }) => {
+export const GET = withOperator<{ id: string }>(async ({ request, params, runtime }) => {
+  const query = parseQuery(request, inspectQuerySchema);
+  if (!query.ok) return query.response;
   const id = parseId(params.id);
   const customer = id === null ? undefined : runtime.policy.snapshot.byId.get(id);
   if (!customer) return notFound("Customer not found");
+  const now = runtime.clock.now();
+  const operations = await inspect(runtime, customer);
+  const seconds = query.data.history;
   return json({
     customerId: customer.id,
-    now: runtime.clock.now(),
+    now,
     store: runtime.decisions.status(),
-    operations: await inspect(runtime, customer),
+    operations,
+    ...(seconds === undefined
+      ? {}
+      : {
+          history: await bucketHistory(runtime.usage.live, customer.id, operations, now, seconds),
+        }),
   });
 });

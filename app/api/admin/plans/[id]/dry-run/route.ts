@@ -11,12 +11,12 @@ export const dynamic = "force-dynamic";
 /**
  * GET /api/admin/plans/:id/dry-run?from=&to= reports what each of the plan's dry-run limits would
  * have refused over the range (the last 24 h by default): refusals, their share of the plan's
- * decisions, and the customers refused.
+ * decisions (since it was added, if that was within the range), and the customers refused.
  */
-export const GET = withOperator<Params>(({ request, params, runtime }) => {
+export const GET = withOperator<Params>(async ({ request, params, runtime }) => {
   const id = parseId(params.id);
   if (id === null) return notFound("Plan not found");
   const query = parseQuery(request, dryRunQuerySchema);
   if (!query.ok) return query.response;
-  return respond(planDryRun(runtime, id, query.data), (report) => report);
+  return respond(await planDryRun(runtime, runtime.usage.live, id, query.data), (report) => report);
 });
