@@ -103,25 +103,28 @@ describe("withRateLimit", () => {
   });
 
   it.each([
-    ["no Authorization field", {}],
-    ["a Basic Authorization", { authorization: "Basic dXNlcjpwYXNz" }],
-    ["a Bearer without a key", { authorization: "Bearer " }],
-    ["a Bearer with two words", { authorization: "Bearer a b" }],
-  ])("answers %s 401 itself, without asking Ratekeeper", async (_, headers) => {
-    const { rk, fake, handler } = setup();
-    const response = await rk.withRateLimit(handler)(request("GET", headers));
-    expect(response.status).toBe(401);
-    expect(response.headers.get("content-type")).toBe("application/problem+json");
-    expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
-    expect(await response.json()).toEqual({
-      type: "about:blank",
-      title: "Missing API key",
-      status: 401,
-      detail: "Send Authorization: Bearer <key>.",
-    });
-    expect(fake.calls).toEqual([]);
-    expect(handler).not.toHaveBeenCalled();
-  });
+    ["no Authorization field", {}, "Missing API key"],
+    ["a Basic Authorization", { authorization: "Basic dXNlcjpwYXNz" }, "Use the Bearer scheme"],
+    ["a Bearer without a key", { authorization: "Bearer " }, "Missing API key"],
+    ["a Bearer with two words", { authorization: "Bearer a b" }, "Malformed Authorization field"],
+  ])(
+    "answers %s 401 itself, in the server's words, without asking Ratekeeper",
+    async (_, headers, title) => {
+      const { rk, fake, handler } = setup();
+      const response = await rk.withRateLimit(handler)(request("GET", headers));
+      expect(response.status).toBe(401);
+      expect(response.headers.get("content-type")).toBe("application/problem+json");
+      expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      expect(await response.json()).toEqual({
+        type: "about:blank",
+        title,
+        status: 401,
+        detail: expect.stringMatching(/^Send Authorization: Bearer <key>/),
+      });
+      expect(fake.calls).toEqual([]);
+      expect(handler).not.toHaveBeenCalled();
+    },
+  );
 
   it("answers 401 without asking when identify finds no one", async () => {
     const { rk, fake, handler } = setup();
