@@ -26,6 +26,9 @@ for (const screen of SCREENS) {
     admin,
     baseURL,
   }) => {
+    // Seventeen pages, each checked by axe, plus two results: about a minute per screen on two
+    // busy cores, past the default budget of one test.
+    test.setTimeout(180_000);
     // A dry-run limit and some traffic, so the usage views and the dry-run report have data.
     const plan = await admin.createPlan(
       [
