@@ -1,7 +1,7 @@
 // An edge's server (RATEKEEPER_ROLE=edge): the data plane on plain node:http, with no database
 // and no Next. It answers the decision API and the gateway (lib/data-plane), /api/health and
 // /api/metrics; everything else is a 404 naming the control plane (lib/data-plane/edge-answers).
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { jsonAnswer, problemAnswer } from "@/lib/data-plane/answer";
 import { createDataPlane, dataPlaneOptionsOf } from "@/lib/data-plane/data-plane";
 import { notOnEdge } from "@/lib/data-plane/edge-answers";
@@ -11,6 +11,7 @@ import { getEnv } from "@/lib/env";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/route/client-address";
 import { MALFORMED_PATH, malformedPath } from "@/lib/route/request-target";
 import { edgeRuntimeOf } from "@/lib/runtime-edge";
+import { createHttpServer } from "./http-server";
 import { stopOnSignals } from "./stop";
 
 const env = getEnv();
@@ -80,7 +81,7 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
   }
 }
 
-const server = createServer((request, response) => {
+const server = createHttpServer((request, response) => {
   serve(request, response).catch((cause: unknown) => failed(request, response, cause));
 });
 server.listen(env.PORT, env.HOST, () => {

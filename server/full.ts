@@ -3,7 +3,7 @@
 // data plane's paths itself (lib/data-plane: the decision API and the gateway, on plain
 // node:http, without Next's per-request cost), and hands every other request to Next.
 // `npm start` runs its build (dist/server.mjs); `npm run dev` runs it with Next in development mode.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createDataPlane, dataPlaneOptionsOf } from "@/lib/data-plane/data-plane";
 import { getEnv } from "@/lib/env";
 import { PROBLEM_CONTENT_TYPE, problemBody } from "@/lib/http";
@@ -11,6 +11,7 @@ import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/route/client-
 import { MALFORMED_PATH, malformedPath, REQUEST_TARGET_HEADER } from "@/lib/route/request-target";
 import { newNonce, securityHeaders } from "@/lib/route/security-headers";
 import { getRuntime } from "@/lib/runtime";
+import { createHttpServer } from "./http-server";
 import { stopOnSignals } from "./stop";
 
 const dev = process.argv.includes("--dev");
@@ -76,7 +77,7 @@ function failed(request: IncomingMessage, response: ServerResponse, cause: unkno
 }
 
 await app.prepare();
-const server = createServer((request, response) => {
+const server = createHttpServer((request, response) => {
   // The data plane's paths never reach Next, nor make a Promise here (see lib/data-plane, which
   // sets the security headers of an API answer on its own answers and checks its own paths).
   if (dataPlane.handles(request)) {
