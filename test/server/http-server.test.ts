@@ -19,7 +19,8 @@ describe("createHttpServer", () => {
     const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
       request({ host: "127.0.0.1", port, headers: { connection: "keep-alive" } }, (response) => {
         response.resume();
-        resolve(response.headers["keep-alive"]);
+        const field = response.headers["keep-alive"];
+        resolve(typeof field === "string" ? field : undefined);
       })
         .on("error", reject)
         .end();
