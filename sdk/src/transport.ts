@@ -6,13 +6,25 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 /** AbortAfter returns a signal that aborts `ms` milliseconds from now (AbortSignal.timeout by default). */
 export type AbortAfter = (ms: number) => AbortSignal;
 
-/** Transport is what a call to Ratekeeper needs: where, with which token, how, and for how long. */
+/**
+ * Transport is what a call to Ratekeeper needs: where, with which token, how, and for how long.
+ * It is the one mutable thing of a client's calls: `warm` turns true when its first call settles.
+ */
 export interface Transport {
   /** baseUrl is Ratekeeper's URL, ending in "/". */
   baseUrl: string;
   token: string;
   fetch: FetchLike;
+  /** timeoutMs is how long a call may take once the client is warm (ms). */
   timeoutMs: number;
+  /**
+   * firstCallTimeoutMs is how long the calls made before any call settled may take (ms, at
+   * least timeoutMs): a process's first call loads the platform's HTTP client and opens the
+   * connection, which costs about as much as a whole default timeout.
+   */
+  firstCallTimeoutMs: number;
+  /** warm is false until a call settles (answered, failed or timed out), true from then on. */
+  warm: boolean;
   abortAfter: AbortAfter;
 }
 
@@ -35,13 +47,21 @@ export function postJson(transport: Transport, path: string, body: unknown): Pro
 
 /**
  * callJson makes `call` with the service token and resolves with the parsed JSON of a 200
- * answer. Everything else rejects with a RatekeeperError (see RatekeeperErrorKind): no complete
+ * answer. It waits `call.timeoutMs`, else the transport's timeoutMs, or its firstCallTimeoutMs
+ * while no call has settled (the first call pays for setting up the connection). Everything else
+ * rejects with a RatekeeperError (see RatekeeperErrorKind): no complete
  * answer within the timeout (the whole exchange, body included, even when the fetch
  * implementation ignores the signal), a failed request, a non-200 status (401 and 403 about
  * the token, other 4xx, 5xx apart), a body that is not JSON.
  */
 export async function callJson(transport: Transport, call: Call): Promise<unknown> {
-  const timeoutMs = call.timeoutMs ?? transport.timeoutMs;
+  // A first call gets the longer budget: it may pay for setting up the HTTP client and the connection.
+  const allowance =
+    call.timeoutMs === undefined &&
+    !transport.warm &&
+    transport.firstCallTimeoutMs > transport.timeoutMs;
+  const timeoutMs =
+    call.timeoutMs ?? (allowance ? transport.firstCallTimeoutMs : transport.timeoutMs);
   const signal = transport.abortAfter(timeoutMs);
   const url = new URL(call.path, transport.baseUrl).href;
   const headers: Record<string, string> = {
@@ -63,17 +83,21 @@ export async function callJson(transport: Transport, call: Call): Promise<unknow
       return response.text();
     });
   } catch (cause) {
+    transport.warm = true;
     if (signal.aborted) {
-      throw new RatekeeperError("timeout", `Ratekeeper did not answer within ${timeoutMs} ms`, {
-        status,
-        cause,
-      });
+      const which = allowance ? " the client's first call" : "";
+      throw new RatekeeperError(
+        "timeout",
+        `Ratekeeper did not answer${which} within ${timeoutMs} ms`,
+        { status, cause },
+      );
     }
     throw new RatekeeperError("network", `Ratekeeper could not be reached at ${url}`, {
       status,
       cause,
     });
   }
+  transport.warm = true;
   const parsed = parseJson(text);
   if (status !== 200) {
     throw statusError(

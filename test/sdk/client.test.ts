@@ -155,6 +155,7 @@ describe("createRatekeeper", () => {
     ["an ftp url", { url: "ftp://example.com", token: TOKEN }, TypeError],
     ["no token", { url: "http://127.0.0.1:9" }, TypeError],
     ["a blank token", { url: "http://127.0.0.1:9", token: "  " }, TypeError],
+    ["a token with whitespace inside", { url: "http://127.0.0.1:9", token: "rks_a b" }, TypeError],
     ["a timeout of 0", { url: "http://127.0.0.1:9", token: TOKEN, timeoutMs: 0 }, RangeError],
     [
       "a NaN timeout",
@@ -164,6 +165,16 @@ describe("createRatekeeper", () => {
     [
       "an infinite timeout",
       { url: "http://127.0.0.1:9", token: TOKEN, timeoutMs: Infinity },
+      RangeError,
+    ],
+    [
+      "a negative first-call timeout",
+      { url: "http://127.0.0.1:9", token: TOKEN, firstCallTimeoutMs: -1 },
+      RangeError,
+    ],
+    [
+      "a first-call timeout that is not a number",
+      { url: "http://127.0.0.1:9", token: TOKEN, firstCallTimeoutMs: "1s" },
       RangeError,
     ],
     [

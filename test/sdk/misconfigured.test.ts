@@ -6,7 +6,14 @@ import {
   type RatekeeperError,
   type RatekeeperOptions,
 } from "@/sdk/src/index";
-import { decision, FakeFetch, FakeTimeouts, json, type Responder } from "./support/fake-ratekeeper";
+import {
+  decision,
+  FakeFetch,
+  FakeTimeouts,
+  json,
+  never,
+  type Responder,
+} from "./support/fake-ratekeeper";
 
 // Ratekeeper refusing the client itself (its service token, its URL) is a misconfiguration, not
 // an outage: by default every request is refused with 503 and the cause is logged as an error,
@@ -30,13 +37,14 @@ const PEEK_ONLY = {
 
 function setup(responder: Responder, options: Partial<RatekeeperOptions> = {}) {
   const fake = new FakeFetch(responder);
+  const timeouts = new FakeTimeouts();
   let now = 1_000_000;
   const logger = { error: vi.fn(), warn: vi.fn(), info: vi.fn() };
   const rk = createRatekeeper({
     url: "http://127.0.0.1:9/rk",
     token: "rks_test",
     fetch: fake.fetch,
-    abortAfter: new FakeTimeouts().abortAfter,
+    abortAfter: timeouts.abortAfter,
     logger,
     now: () => now,
     ...options,
@@ -44,6 +52,7 @@ function setup(responder: Responder, options: Partial<RatekeeperOptions> = {}) {
   return {
     rk,
     fake,
+    timeouts,
     logger,
     advance: (ms: number) => {
       now += ms;
@@ -145,11 +154,11 @@ describe("when Ratekeeper refuses the client itself", () => {
     );
   });
 
-  it("refuses by default whatever onUnavailable says, and onUnavailable still rules outages", async () => {
-    const { rk, fake } = setup(() => json(UNKNOWN_TOKEN, 401), { onUnavailable: "open" });
+  it("refuses by default whatever onUnavailable says, and onUnavailable still rules outages of a client never refused", async () => {
+    const { rk } = setup(() => json(UNKNOWN_TOKEN, 401), { onUnavailable: "open" });
     expect(await rk.decide(READ)).toMatchObject({ allowed: false, status: 503 });
-    fake.responder = () => json({}, 502);
-    expect(await rk.decide(READ)).toMatchObject({
+    const other = setup(() => json({}, 502), { onUnavailable: "open" });
+    expect(await other.rk.decide(READ)).toMatchObject({
       allowed: true,
       reason: "ratekeeper_unavailable",
     });
@@ -173,6 +182,124 @@ describe("when Ratekeeper refuses the client itself", () => {
         onMisconfigured: "open" as never,
       }),
     ).toThrow(new TypeError('onMisconfigured must be "refuse" or "admit"'));
+  });
+});
+
+/** slow never answers: a Ratekeeper too slow for any timeout. */
+const slow: Responder = () => never();
+
+/** flush lets every pending callback run: the fake Ratekeeper's answers arrive before time moves. */
+async function flush(): Promise<void> {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+}
+
+describe("a refusal that stands", () => {
+  // The trial's fake Ratekeeper: every answer a 401, every second one too slow. Regression: each
+  // slow answer was an outage and failed open, so half the requests passed unlimited after the
+  // client had logged that every request would be refused.
+  it("never admits once Ratekeeper refused the token, when its later answers come too late", async () => {
+    let calls = 0;
+    const { rk, timeouts, logger } = setup(
+      () => (++calls % 2 === 0 ? slow({} as never) : json(UNKNOWN_TOKEN, 401)),
+      { onUnavailable: "open" },
+    );
+    const handler = vi.fn(() => new Response("ok"));
+    const limited = rk.withRateLimit(handler);
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const pending = limited(
+        new Request("http://api.test/orders", { headers: { authorization: "Bearer rk_abc" } }),
+      );
+      await flush();
+      timeouts.advance(1_000);
+      statuses.push((await pending).status);
+    }
+    expect(statuses).toEqual([503, 503, 503, 503, 503, 503, 503]);
+    expect(handler).not.toHaveBeenCalled();
+    expect(logger.warn).not.toHaveBeenCalled();
+    expect(logger.error).toHaveBeenCalledTimes(1);
+  });
+
+  it("keeps refusing through timeouts and network failures, with the refusal as the cause and onError hearing each failure", async () => {
+    const errors: RatekeeperError[] = [];
+    const { rk, fake, timeouts } = setup(() => json(PEEK_ONLY, 403), {
+      onUnavailable: "open",
+      onError: (error) => errors.push(error),
+    });
+    await rk.decide(READ);
+    fake.responder = slow;
+    const timedOut = rk.decide(READ);
+    timeouts.advance(1_000);
+    fake.responder = () => Promise.reject(new TypeError("fetch failed"));
+    const results = [await timedOut, await rk.decide(READ)];
+    expect(results.map((r) => [r.reason, r.status, errorOf(r)?.status])).toEqual([
+      ["ratekeeper_misconfigured", 503, 403],
+      ["ratekeeper_misconfigured", 503, 403],
+    ]);
+    expect(results[0]?.problem?.detail).toMatch(/it lacks the decide scope/);
+    expect(errors.map((e) => e.kind)).toEqual(["unauthorized", "timeout", "network"]);
+  });
+
+  it("ends with a 200 decision: outages then follow onUnavailable again", async () => {
+    const { rk, fake, timeouts, logger } = setup(() => json(UNKNOWN_TOKEN, 401), {
+      onUnavailable: "open",
+    });
+    await rk.decide(READ);
+    fake.responder = () => json(decision());
+    expect((await rk.decide(READ)).reason).toBe("ok");
+    fake.responder = slow;
+    const pending = rk.decide(READ);
+    timeouts.advance(100);
+    expect(await pending).toMatchObject({ allowed: true, reason: "ratekeeper_unavailable" });
+    expect(logger.info.mock.calls).toEqual([
+      ["[ratekeeper] Ratekeeper accepts this service's calls again; requests are decided."],
+    ]);
+  });
+
+  it("is not ended by a 400 about the customer's key, which Ratekeeper answers before the token's scope", async () => {
+    const { rk, fake, timeouts } = setup(() => json(PEEK_ONLY, 403));
+    await rk.decide(READ);
+    fake.responder = () => json({ errors: { key: ["Too long"] } }, 400);
+    expect((await rk.decide(READ)).reason).toBe("unknown_key");
+    fake.responder = slow;
+    const pending = rk.decide(READ);
+    timeouts.advance(1_000);
+    expect(await pending).toMatchObject({ reason: "ratekeeper_misconfigured", status: 503 });
+  });
+
+  it("holds for every request of a batch whose call fails after a refusal", async () => {
+    const { rk, fake } = setup(() => json(UNKNOWN_TOKEN, 401));
+    await rk.decide(READ);
+    fake.responder = () => json({}, 502);
+    const results = await rk.decideBatch([READ, { customerId: 2, operation: "write" }]);
+    expect(results.map((r) => [r.reason, r.status])).toEqual([
+      ["ratekeeper_misconfigured", 503],
+      ["ratekeeper_misconfigured", 503],
+    ]);
+  });
+
+  it("begins with a refusal verify() found: a decision that then times out is refused, and logged", async () => {
+    const { rk, fake, timeouts, logger } = setup(() => json(UNKNOWN_TOKEN, 401), {
+      onUnavailable: "open",
+    });
+    await expect(rk.verify()).rejects.toMatchObject({ kind: "unauthorized" });
+    expect(logger.error).not.toHaveBeenCalled();
+    fake.responder = slow;
+    const pending = rk.decide(READ);
+    timeouts.advance(100);
+    expect(await pending).toMatchObject({ reason: "ratekeeper_misconfigured", status: 503 });
+    expect(logger.error.mock.calls[0]?.[0]).toMatch(
+      /^\[ratekeeper\] Misconfigured: Ratekeeper refused this service's token .* on GET /,
+    );
+  });
+
+  it("does not begin with a verify() that fails for an outage: the first decision's timeout follows onUnavailable", async () => {
+    const { rk, fake, timeouts } = setup(() => json({}, 503), { onUnavailable: "open" });
+    await expect(rk.verify()).rejects.toMatchObject({ kind: "http" });
+    fake.responder = slow;
+    const pending = rk.decide(READ);
+    timeouts.advance(100);
+    expect((await pending).reason).toBe("ratekeeper_unavailable");
   });
 });
 
@@ -202,6 +329,18 @@ describe("the error line of a misconfiguration", () => {
       / 6 more calls so refused since the last line\.$/,
     );
     expect(logger.warn).not.toHaveBeenCalled();
+  });
+
+  it("counts a single call since the last line in the singular (regression: 1 more calls)", async () => {
+    const { rk, logger, advance } = setup(() => json(UNKNOWN_TOKEN, 401));
+    await rk.decide(READ);
+    advance(1_000);
+    await rk.decide(READ);
+    advance(MISCONFIGURED_LOG_INTERVAL_MS);
+    await rk.decide(READ);
+    expect(logger.error.mock.calls[1]?.[0]).toMatch(
+      / Every request is refused with 503 until it is fixed \(onMisconfigured: "refuse"\)\. 1 more call so refused since the last line\.$/,
+    );
   });
 
   it("is logged even when onError is given, which hears every refusal", async () => {

@@ -27,6 +27,8 @@ function setup(responder: Responder, options: Partial<RatekeeperOptions> = {}) {
     fetch: fake.fetch,
     abortAfter: timeouts.abortAfter,
     onError: (error) => errors.push(error),
+    // Every call waits timeoutMs here; the first calls' longer budget has its own tests below.
+    firstCallTimeoutMs: 1,
     ...options,
   });
   return { rk, fake, timeouts, errors };
@@ -68,7 +70,7 @@ function expectClosed(result: DecideResult, kind: RatekeeperError["kind"]) {
 }
 
 describe("the timeout", () => {
-  it("is 100 ms by default, for the whole exchange, through AbortSignal.timeout", async () => {
+  it("is 100 ms by default once a call has settled, for the whole exchange, through AbortSignal.timeout", async () => {
     const timeout = vi.spyOn(AbortSignal, "timeout");
     const fake = new FakeFetch();
     const rk = createRatekeeper({
@@ -77,8 +79,9 @@ describe("the timeout", () => {
       fetch: fake.fetch,
     });
     await rk.decide(READ);
-    expect(timeout).toHaveBeenCalledWith(100);
-    expect(fake.calls[0]?.signal).toBe(timeout.mock.results[0]?.value);
+    await rk.decide(READ);
+    expect(timeout.mock.calls).toEqual([[1_000], [100]]);
+    expect(fake.calls[1]?.signal).toBe(timeout.mock.results[1]?.value);
   });
 
   afterEach(() => {
@@ -134,6 +137,7 @@ describe("the timeout", () => {
       fetch: () => never(),
       abortAfter: timeouts.abortAfter,
       onError: () => {},
+      firstCallTimeoutMs: 1,
     });
     const pending = rk.decide(READ);
     timeouts.advance(100);
@@ -166,6 +170,85 @@ describe("the timeout", () => {
       ["ratekeeper_unavailable", 503, "write", 4],
     ]);
     expect(errors.map((e) => e.kind)).toEqual(["timeout", "timeout"]);
+  });
+});
+
+// A fresh Node 20 process's first fetch to a local server took 80 to 110 ms (loading the HTTP
+// client, opening the connection): with the 100 ms default, the first call of a process timed
+// out and was answered by onUnavailable, a wrong token admitted instead of refused.
+describe("the first calls of a client", () => {
+  function cold(responder: Responder, options: Partial<RatekeeperOptions> = {}) {
+    return setup(responder, { firstCallTimeoutMs: undefined, ...options });
+  }
+
+  it("wait firstCallTimeoutMs (1 s by default) until a call has settled, then timeoutMs", async () => {
+    const answers: ((response: Response) => void)[] = [];
+    const { rk, timeouts } = cold(() => new Promise<Response>((resolve) => answers.push(resolve)));
+    const first = rk.decide(READ);
+    const concurrent = rk.decide(READ);
+    expect(timeouts.requested).toEqual([1_000, 1_000]);
+    await settled(first);
+    answers[0]?.(json(decision()));
+    await first;
+    const later = rk.decide(READ);
+    expect(timeouts.requested).toEqual([1_000, 1_000, 100]);
+    await settled(later);
+    for (const answer of answers.slice(1)) answer(json(decision()));
+    expect((await Promise.all([concurrent, later])).map((d) => d.reason)).toEqual(["ok", "ok"]);
+  });
+
+  it("answer a wrong token with 503 when setting up the connection outlasts timeoutMs (regression: the first call failed open)", async () => {
+    let answer!: (response: Response) => void;
+    const { rk, timeouts } = cold(() => new Promise<Response>((resolve) => (answer = resolve)), {
+      onUnavailable: "open",
+    });
+    const pending = rk.decide(READ);
+    timeouts.advance(150);
+    expect(await settled(pending)).toBe(false);
+    answer(json({ title: "Unknown service token", status: 401 }, 401));
+    expect(await pending).toMatchObject({
+      allowed: false,
+      reason: "ratekeeper_misconfigured",
+      status: 503,
+    });
+  });
+
+  it("give up at firstCallTimeoutMs, saying it was the first call, and follow onUnavailable", async () => {
+    const { rk, timeouts, errors } = cold(() => never(), { onUnavailable: "closed" });
+    const pending = rk.decide(READ);
+    timeouts.advance(999);
+    expect(await settled(pending)).toBe(false);
+    timeouts.advance(1);
+    expectClosed(await pending, "timeout");
+    expect(errors.map((e) => e.message)).toEqual([
+      "Ratekeeper did not answer the client's first call within 1000 ms",
+    ]);
+  });
+
+  it("end with the first call that fails: a Ratekeeper down at start-up costs timeoutMs per call after it", async () => {
+    const { rk, timeouts } = cold(() => Promise.reject(new TypeError("fetch failed")));
+    await rk.decide(READ);
+    await rk.decide(READ);
+    expect(timeouts.requested).toEqual([1_000, 100]);
+  });
+
+  it("wait the longer of firstCallTimeoutMs and timeoutMs", async () => {
+    const shorter = cold(() => json(decision()), { timeoutMs: 300, firstCallTimeoutMs: 200 });
+    await shorter.rk.decide(READ);
+    const longer = cold(() => json(decision()), { timeoutMs: 300, firstCallTimeoutMs: 2_000 });
+    await longer.rk.decide(READ);
+    await longer.rk.decide(READ);
+    expect([shorter.timeouts.requested, longer.timeouts.requested]).toEqual([[300], [2_000, 300]]);
+  });
+
+  it("are over once verify() has settled: its call sets up the connection", async () => {
+    const { rk, timeouts } = cold(() =>
+      json({ serviceToken: { id: 1, name: "orders", prefix: "rks_test", scopes: ["decide"] } }),
+    );
+    await rk.verify();
+    expect(timeouts.requested).toEqual([5_000]);
+    await rk.decide(READ).catch(() => {});
+    expect(timeouts.requested).toEqual([5_000, 100]);
   });
 });
 
