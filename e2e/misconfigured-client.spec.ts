@@ -82,8 +82,8 @@ test("an Express API on @ratekeeper/client with a revoked, an unknown or a peek-
   };
   try {
     for (const [name, token, cause] of [
-      ["with-revoked-token", revokedToken, "revoked or unknown"],
-      ["with-unknown-token", unknownToken, "revoked or unknown"],
+      ["with-revoked-token", revokedToken, "it was revoked"],
+      ["with-unknown-token", unknownToken, "it is unknown"],
       ["with-peek-only-token", peekToken, "it lacks the decide scope"],
     ] as const) {
       const app = await start(name, token);
@@ -121,7 +121,7 @@ test("an Express API on @ratekeeper/client with a revoked, an unknown or a peek-
       },
     });
     await expect(checked).rejects.toThrow(
-      /exited with 1:[\s\S]*verifying-revoked: cannot start: Ratekeeper refused this service's token \(revoked or unknown\)/,
+      /exited with 1:[\s\S]*verifying-revoked: cannot start: Ratekeeper refused this service's token \(it was revoked\)/,
     );
 
     // The operator sees the refused calls: against the revoked and the peek-only token, and

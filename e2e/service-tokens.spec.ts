@@ -88,7 +88,7 @@ test("an operator creates a service token, sees it once, copies it; it decides u
   await page.setViewportSize({ width: 1366, height: 860 });
   const refused = await decide();
   expect(refused.status()).toBe(401);
-  expect(await refused.json()).toMatchObject({ title: "Unknown service token" });
+  expect(await refused.json()).toMatchObject({ title: "Revoked service token" });
   // The revoked token's refused call is counted against it, on its row.
   await page.reload();
   await expect(

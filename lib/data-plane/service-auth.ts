@@ -41,8 +41,9 @@ function unauthorized(
  * authenticateService finds the live service token of an `Authorization: Bearer rks_…` header in
  * the policy snapshot (by its hash: no database query) and notes its use in memory. A missing,
  * unknown or revoked token, or one sent without the Bearer scheme, is a 401 that touches nothing;
- * a revoked one is named in the refusal (to the caller it reads as unknown, as it did before it
- * was revoked).
+ * a revoked one is named in the refusal (so its calls can be counted against it) and answered
+ * "Revoked service token": only a holder of the token can learn that it was revoked, and its
+ * service's operators need to know which of the two to fix.
  */
 export function authenticateService(
   snapshot: PolicySnapshot,
@@ -70,11 +71,18 @@ export function authenticateService(
   const token = snapshot.serviceTokens.get(hash);
   if (!token) {
     const revoked = snapshot.revokedServiceTokens.get(hash);
+    if (revoked) {
+      return unauthorized(
+        "revoked",
+        "Revoked service token",
+        `The service token "${revoked.name}" was revoked; create a new one under Service tokens.`,
+        revoked.id,
+      );
+    }
     return unauthorized(
-      revoked ? "revoked" : "unknown",
+      "unknown",
       "Unknown service token",
-      "This service token does not exist or was revoked.",
-      revoked?.id,
+      "No service token matches this one: check that it was copied whole, or create one under Service tokens.",
     );
   }
   usage.touch(token.id, clock.now());

@@ -67,16 +67,26 @@ function problemField(body: unknown, field: "title" | "detail"): string | undefi
 }
 
 /**
+ * tokenRefusal says in a few words why Ratekeeper answered 401, from its problem's title:
+ * "Missing service token", "Revoked service token", "Unknown service token" (the server's titles,
+ * held to these words by the contract test).
+ */
+function tokenRefusal(title: string): string {
+  if (/missing/i.test(title)) return "none was received";
+  if (/revoked/i.test(title)) return "it was revoked";
+  if (/unknown/i.test(title)) return "it is unknown";
+  return "it was not accepted";
+}
+
+/**
  * refusalSummary says in one sentence, fit for a problem body sent to the service's own clients
- * (no URL, no token), why Ratekeeper refused a call with `status`: its token refused (401, 403:
- * naming the missing scope when Ratekeeper's problem names it), or another 4xx.
+ * (no URL, no token), why Ratekeeper refused a call with `status`: its token refused (401:
+ * none received, revoked or unknown; 403: naming the missing scope when Ratekeeper's problem names
+ * it), or another 4xx.
  */
 export function refusalSummary(status: number, body: unknown): string {
   const title = problemField(body, "title") ?? "";
-  if (status === 401) {
-    const why = /missing/i.test(title) ? "none was received" : "revoked or unknown";
-    return `Ratekeeper refused this service's token (${why})`;
-  }
+  if (status === 401) return `Ratekeeper refused this service's token (${tokenRefusal(title)})`;
   if (status === 403) {
     const scope = /lacks the (\w+) scope/i.exec(title)?.[1];
     return `Ratekeeper refused this service's token (it lacks the ${scope ?? "needed"} scope)`;
@@ -86,7 +96,7 @@ export function refusalSummary(status: number, body: unknown): string {
 
 /**
  * refusalDetails is Ratekeeper's own words for a refusal, for the log: `401 Unknown service
- * token: This service token does not exist or was revoked.`, or just the status.
+ * token: No service token matches this one: …`, or just the status.
  */
 export function refusalDetails(status: number, body: unknown): string {
   const title = problemField(body, "title");

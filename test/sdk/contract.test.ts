@@ -2,6 +2,7 @@
 // the server: these tests hold the mirror to the original.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { hashServiceToken } from "@/lib/auth/service-token";
 import { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
 import type { DecisionResult } from "@/lib/data-plane/decision-result";
 import { authenticateService, missingScope } from "@/lib/data-plane/service-auth";
@@ -47,9 +48,24 @@ import { SERVICE_TOKEN_PATH } from "@/sdk/src/verify";
 const fits: (result: DecisionResult) => Decision = (result) => result;
 const tokenFits: (answer: ServiceTokenAnswer) => ServiceTokenInfo = (a) => a.serviceToken;
 
-/** serverRefusal is the 401 the decision API answers for an Authorization field, on an empty policy. */
+/** REVOKED is the one service token of the policy serverRefusal decides on: revoked. */
+const REVOKED = "rks_revoked-token";
+
+/**
+ * serverRefusal is the 401 the decision API answers for an Authorization field, on a policy
+ * whose only service token, REVOKED, was revoked.
+ */
 function serverRefusal(authorization: string | undefined) {
-  const snapshot = buildSnapshot({ plans: [], customers: [], overrides: [], serviceTokens: [] }, 0);
+  const snapshot = buildSnapshot(
+    {
+      plans: [],
+      customers: [],
+      overrides: [],
+      serviceTokens: [],
+      revokedServiceTokens: [{ id: 1, name: "orders", tokenHash: hashServiceToken(REVOKED) }],
+    },
+    0,
+  );
   const auth = authenticateService(
     snapshot,
     new ServiceTokenUsage(undefined, silentLogger),
@@ -104,7 +120,12 @@ describe("the SDK's words are the server's", () => {
     );
     const unknown = serverRefusal("Bearer rks_unknown");
     expect(refusalSummary(unknown.status, unknown.body)).toBe(
-      "Ratekeeper refused this service's token (revoked or unknown)",
+      "Ratekeeper refused this service's token (it is unknown)",
+    );
+    // Regression: the SDK said "revoked or unknown" though the server knows which.
+    const revoked = serverRefusal(`Bearer ${REVOKED}`);
+    expect(refusalSummary(revoked.status, revoked.body)).toBe(
+      "Ratekeeper refused this service's token (it was revoked)",
     );
     const scope = missingScope("decide", "This token may only peek.");
     expect(refusalSummary(scope.status, scope.body)).toBe(

@@ -192,7 +192,8 @@ describe("express()", () => {
       type: "about:blank",
       title: "Unknown service token",
       status: 401,
-      detail: "This service token does not exist or was revoked.",
+      detail:
+        "No service token matches this one: check that it was copied whole, or create one under Service tokens.",
     };
     const { call, errors, handled } = await app(() => json(refused, 401), {
       onUnavailable: "open",
@@ -207,7 +208,7 @@ describe("express()", () => {
       title: "Rate limiter misconfigured",
       status: 503,
       detail:
-        "Ratekeeper refused this service's token (revoked or unknown); requests are refused until the service's configuration is fixed.",
+        "Ratekeeper refused this service's token (it is unknown); requests are refused until the service's configuration is fixed.",
     });
     expect(handled).toEqual([]);
     expect(errors.map((e) => e.kind)).toEqual(["unauthorized"]);

@@ -26,7 +26,14 @@ const UNKNOWN_TOKEN = {
   type: "about:blank",
   title: "Unknown service token",
   status: 401,
-  detail: "This service token does not exist or was revoked.",
+  detail:
+    "No service token matches this one: check that it was copied whole, or create one under Service tokens.",
+};
+const REVOKED_TOKEN = {
+  type: "about:blank",
+  title: "Revoked service token",
+  status: 401,
+  detail: 'The service token "orders" was revoked; create a new one under Service tokens.',
 };
 const PEEK_ONLY = {
   type: "about:blank",
@@ -67,10 +74,16 @@ function errorOf(result: DecideResult): RatekeeperError | undefined {
 describe("when Ratekeeper refuses the client itself", () => {
   it.each([
     [
-      "a revoked or unknown token (401)",
+      "an unknown token (401)",
       () => json(UNKNOWN_TOKEN, 401),
       "unauthorized",
-      "Ratekeeper refused this service's token (revoked or unknown)",
+      "Ratekeeper refused this service's token (it is unknown)",
+    ],
+    [
+      "a revoked token (401)",
+      () => json(REVOKED_TOKEN, 401),
+      "unauthorized",
+      "Ratekeeper refused this service's token (it was revoked)",
     ],
     [
       "a token lacking the decide scope (403)",
@@ -130,7 +143,7 @@ describe("when Ratekeeper refuses the client itself", () => {
     const result = await rk.decide(READ);
     expect(JSON.stringify(result.problem)).not.toMatch(/rks_test|127\.0\.0\.1/);
     expect(errorOf(result)?.message).toBe(
-      "Ratekeeper refused this service's token (revoked or unknown) on POST http://127.0.0.1:9/rk/api/v1/decisions: 401 Unknown service token: This service token does not exist or was revoked.",
+      "Ratekeeper refused this service's token (it is unknown) on POST http://127.0.0.1:9/rk/api/v1/decisions: 401 Unknown service token: No service token matches this one: check that it was copied whole, or create one under Service tokens.",
     );
     expect(errorOf(result)?.body).toEqual(UNKNOWN_TOKEN);
   });
@@ -311,7 +324,7 @@ describe("the error line of a misconfiguration", () => {
     await rk.decide(READ);
     expect(logger.error.mock.calls).toEqual([
       [
-        '[ratekeeper] Misconfigured: Ratekeeper refused this service\'s token (revoked or unknown) on POST http://127.0.0.1:9/rk/api/v1/decisions: 401 Unknown service token: This service token does not exist or was revoked. Every request is refused with 503 until it is fixed (onMisconfigured: "refuse").',
+        '[ratekeeper] Misconfigured: Ratekeeper refused this service\'s token (it is unknown) on POST http://127.0.0.1:9/rk/api/v1/decisions: 401 Unknown service token: No service token matches this one: check that it was copied whole, or create one under Service tokens. Every request is refused with 503 until it is fixed (onMisconfigured: "refuse").',
       ],
     ]);
     for (let i = 0; i < 5; i++) {
@@ -405,7 +418,7 @@ describe("the middleware on a misconfiguration", () => {
     expect(response.headers.get("retry-after")).toBeNull();
     expect(await response.json()).toMatchObject({
       title: "Rate limiter misconfigured",
-      detail: expect.stringContaining("revoked or unknown"),
+      detail: expect.stringContaining("it is unknown"),
     });
     expect(handler).not.toHaveBeenCalled();
   });

@@ -292,7 +292,7 @@ describe("the README's From any service example, as written", () => {
     apps.push(app);
     expect(await app.exited).toBe(1);
     expect(app.output()).toMatch(
-      /^Cannot start: Ratekeeper refused this service's token \(revoked or unknown\) on GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/service-token: 401 Unknown service token/m,
+      /^Cannot start: Ratekeeper refused this service's token \(it was revoked\) on GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/service-token: 401 Revoked service token/m,
     );
     expect(app.output()).not.toContain("Orders API on");
   });

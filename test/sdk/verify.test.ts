@@ -54,18 +54,34 @@ describe("verify()", () => {
 
   it.each([
     [
-      "a revoked or unknown token",
+      "a revoked token",
+      () =>
+        json(
+          {
+            title: "Revoked service token",
+            status: 401,
+            detail:
+              'The service token "orders" was revoked; create a new one under Service tokens.',
+          },
+          401,
+        ),
+      "unauthorized",
+      'Ratekeeper refused this service\'s token (it was revoked) on GET http://127.0.0.1:9/rk/api/v1/service-token: 401 Revoked service token: The service token "orders" was revoked; create a new one under Service tokens.',
+    ],
+    [
+      "an unknown token",
       () =>
         json(
           {
             title: "Unknown service token",
             status: 401,
-            detail: "This service token does not exist or was revoked.",
+            detail:
+              "No service token matches this one: check that it was copied whole, or create one under Service tokens.",
           },
           401,
         ),
       "unauthorized",
-      "Ratekeeper refused this service's token (revoked or unknown) on GET http://127.0.0.1:9/rk/api/v1/service-token: 401 Unknown service token: This service token does not exist or was revoked.",
+      "Ratekeeper refused this service's token (it is unknown) on GET http://127.0.0.1:9/rk/api/v1/service-token: 401 Unknown service token: No service token matches this one: check that it was copied whole, or create one under Service tokens.",
     ],
     [
       "a URL that is not Ratekeeper's",

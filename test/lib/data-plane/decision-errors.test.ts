@@ -123,15 +123,20 @@ describe("the decision API refuses bad calls with problems, consuming nothing", 
     );
   });
 
-  it("401 for a revoked token, from the very next call", async () => {
+  // Regression: a revoked token was answered "Unknown service token", so its service could not
+  // tell a revocation from a typo.
+  it("401 saying the token was revoked, naming it, from the very next call", async () => {
     const revoked = serviceToken(t.runtime, ["decide"], "to revoke");
     const before = await postJson(url(), { key: "rk_nobody", operation: "read" }, revoked.token);
     expect(before.status).toBe(200);
     expect(revokeServiceToken(t.runtime, "admin", revoked.id).ok).toBe(true);
-    await expectProblem(
+    const body = await expectProblem(
       await postJson(url(), valid(), revoked.token),
       401,
-      "Unknown service token",
+      "Revoked service token",
+    );
+    expect(body.detail).toBe(
+      'The service token "to revoke" was revoked; create a new one under Service tokens.',
     );
   });
 

@@ -62,7 +62,7 @@ describe("GET /api/v1/service-token", () => {
     expect(revokeServiceToken(t.runtime, "admin", id).ok).toBe(true);
     const res = await ask(token);
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ title: "Unknown service token" });
+    expect(await res.json()).toMatchObject({ title: "Revoked service token" });
     expect(t.runtime.serviceTokenRefusals.lastHour(t.clock.now()).byToken.size).toBe(0);
   });
 

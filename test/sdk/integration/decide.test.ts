@@ -187,8 +187,8 @@ describe("when Ratekeeper refuses the service token or cannot be reached", () =>
     const peekOnly = await server.admin.createServiceToken(["peek"]);
 
     for (const [bad, status, cause] of [
-      ["rks_not-a-token", 401, "revoked or unknown"],
-      [revoked.token, 401, "revoked or unknown"],
+      ["rks_not-a-token", 401, "it is unknown"],
+      [revoked.token, 401, "it was revoked"],
       [peekOnly.token, 403, "it lacks the decide scope"],
     ] as const) {
       const errors: RatekeeperError[] = [];
