@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import {
   CLIENT_ADDRESS_HEADER,
+  resolveClientAddress,
   type TrustProxy,
   trustedForwardedValue,
 } from "@/lib/route/client-address";
@@ -20,6 +21,21 @@ export const HOP_BY_HOP: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * CLIENT_ADDRESS_CLAIMS are the fields that name a client's address in one value, as proxies and
+ * CDNs write them. The gateway forwards none it receives, trusted proxy or not: it cannot tell
+ * a value a trusted proxy wrote from a client's that a proxy passed on untouched (a load
+ * balancer that only appends to X-Forwarded-For does). It writes X-Real-IP itself.
+ */
+export const CLIENT_ADDRESS_CLAIMS: readonly string[] = [
+  "x-real-ip",
+  "true-client-ip",
+  "cf-connecting-ip",
+  "x-client-ip",
+  "x-cluster-client-ip",
+  "fastly-client-ip",
+];
+
+/**
  * NOT_FORWARDED are request fields the upstream never sees: the customer's key and cookies (the
  * gateway authenticated the customer, the upstream learns who it is from Ratekeeper-*), the
  * client's Host and Expect (this hop's own), and every forwarding claim (the gateway writes its own).
@@ -33,6 +49,7 @@ const NOT_FORWARDED: ReadonlySet<string> = new Set([
   "x-forwarded-for",
   "x-forwarded-host",
   "x-forwarded-proto",
+  ...CLIENT_ADDRESS_CLAIMS,
   CLIENT_ADDRESS_HEADER,
 ]);
 
@@ -66,15 +83,21 @@ function listOf(value: string | string[] | undefined): string[] {
 }
 
 /**
- * forwardedFields are the X-Forwarded-* fields for the upstream, written as proxies write them.
- * For: the incoming chain with the peer appended when the peer is a trusted proxy, else the
- * peer alone (a client's own claim is dropped). Proto: the trusted proxy's (http or https), else
- * this connection's. Host: the trusted proxy's, else the request's Host.
+ * forwardedFields are the forwarding fields for the upstream, written as proxies write them.
+ * X-Forwarded-For: the incoming chain with the peer appended when the peer is a trusted proxy,
+ * else the peer alone (a client's own claim is dropped). X-Real-IP: the client's address as the
+ * app resolves it (resolveClientAddress: the peer, or the address the outermost trusted proxy
+ * saw), as nginx's `proxy_set_header X-Real-IP $remote_addr` writes it. X-Forwarded-Proto: the
+ * trusted proxy's (http or https), else this connection's. X-Forwarded-Host: the trusted
+ * proxy's, else the request's Host.
  */
 export function forwardedFields(incoming: IncomingHttpHeaders, hop: Hop): OutgoingHttpHeaders {
   const trusted = hop.trustProxy > 0;
   const chain = trusted ? listOf(incoming["x-forwarded-for"]) : [];
-  const out: OutgoingHttpHeaders = { "x-forwarded-for": [...chain, hop.peer].join(", ") };
+  const out: OutgoingHttpHeaders = {
+    "x-forwarded-for": [...chain, hop.peer].join(", "),
+    "x-real-ip": resolveClientAddress(hop.peer, incoming["x-forwarded-for"], hop.trustProxy),
+  };
   const proxyProto = trustedForwardedValue(incoming["x-forwarded-proto"], hop.trustProxy);
   const proto = proxyProto?.toLowerCase();
   out["x-forwarded-proto"] =
@@ -86,9 +109,10 @@ export function forwardedFields(incoming: IncomingHttpHeaders, hop: Hop): Outgoi
 
 /**
  * upstreamRequestHeaders are the fields forwarded to the upstream: the client's, less the
- * hop-by-hop ones, Authorization, Cookie and any Ratekeeper-* a client sent, plus who the
- * customer is (Ratekeeper-Customer-Id, Ratekeeper-Plan) and X-Forwarded-For/-Host/-Proto
- * (see forwardedFields).
+ * hop-by-hop ones, Authorization, Cookie, every client-address claim (CLIENT_ADDRESS_CLAIMS,
+ * Forwarded, X-Forwarded-*) and any Ratekeeper-* a client sent, plus who the customer is
+ * (Ratekeeper-Customer-Id, Ratekeeper-Plan), X-Forwarded-For/-Host/-Proto and X-Real-IP (see
+ * forwardedFields).
  */
 export function upstreamRequestHeaders(
   incoming: IncomingHttpHeaders,

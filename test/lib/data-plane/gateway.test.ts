@@ -399,10 +399,48 @@ describe("the gateway", () => {
     });
   });
 
+  // Regression: with no trusted proxy, a client's `X-Real-IP: 6.6.6.6` reached the upstream as
+  // sent, so an upstream reading it could be told any address.
+  it("forwards no client-address claim a client sends, and sets X-Real-IP to the connecting address", async () => {
+    await start();
+    const claims = {
+      "x-real-ip": "6.6.6.6",
+      "true-client-ip": "6.6.6.7",
+      "cf-connecting-ip": "6.6.6.8",
+      "x-client-ip": "6.6.6.9",
+      "x-cluster-client-ip": "6.6.6.10",
+      "fastly-client-ip": "6.6.6.11",
+      forwarded: "for=6.6.6.12;proto=https",
+    };
+    const res = await raw("/gw/items", { ...auth(), ...claims });
+    expect(res.status).toBe(200);
+    const seen = JSON.parse(res.body).headers as Record<string, string>;
+    expect(seen["x-real-ip"]).toBe("127.0.0.1");
+    for (const name of Object.keys(claims).filter((n) => n !== "x-real-ip")) {
+      expect(seen[name], name).toBeUndefined();
+    }
+    expect(JSON.stringify(seen)).not.toMatch(/6\.6\.6\./);
+  });
+
+  it("sets X-Real-IP behind a trusted proxy to the address it saw, replacing one a client sent through it", async () => {
+    await start(undefined, { trustProxy: 1 });
+    const res = await raw("/gw/items", {
+      ...auth(),
+      "x-forwarded-for": "6.6.6.6, 203.0.113.9",
+      "x-real-ip": "6.6.6.6",
+      "cf-connecting-ip": "6.6.6.6",
+    });
+    const seen = JSON.parse(res.body).headers as Record<string, string>;
+    expect(seen["x-real-ip"]).toBe("203.0.113.9");
+    expect(seen["cf-connecting-ip"]).toBeUndefined();
+    expect(seen["x-forwarded-for"]).toBe("6.6.6.6, 203.0.113.9, 127.0.0.1");
+  });
+
   it("writes X-Forwarded-Proto from a TLS connection, and only http or https from a proxy", () => {
     const hop = { peer: "10.0.0.2", encrypted: true, trustProxy: 0 };
     expect(forwardedFields({ host: "a.example" }, hop)).toEqual({
       "x-forwarded-for": "10.0.0.2",
+      "x-real-ip": "10.0.0.2",
       "x-forwarded-proto": "https",
       "x-forwarded-host": "a.example",
     });
@@ -420,7 +458,11 @@ describe("the gateway", () => {
         { "x-forwarded-proto": "http, https, http", "x-forwarded-for": ["1.1.1.1", "2.2.2.2"] },
         two,
       ),
-    ).toEqual({ "x-forwarded-for": "1.1.1.1, 2.2.2.2, 10.0.0.2", "x-forwarded-proto": "https" });
+    ).toEqual({
+      "x-forwarded-for": "1.1.1.1, 2.2.2.2, 10.0.0.2",
+      "x-real-ip": "1.1.1.1",
+      "x-forwarded-proto": "https",
+    });
   });
 
   it("exports every kind of upstream error from the start, at 0", async () => {
