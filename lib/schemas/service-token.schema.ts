@@ -2,6 +2,19 @@ import { z } from "zod";
 import { SERVICE_TOKEN_SCOPES } from "@/lib/vocabulary";
 import { plainText } from "./text.schema";
 
+/** SCOPE_LIST names the scopes in words: "decide and peek". */
+const SCOPE_LIST = new Intl.ListFormat("en", { type: "conjunction" }).format(SERVICE_TOKEN_SCOPES);
+
+/** MAX_QUOTED_SCOPE is how much of an unknown scope a message repeats (characters). */
+const MAX_QUOTED_SCOPE = 40;
+
+/** unknownScope names the scope given and the allowed ones: `Unknown scope "admin": the scopes are decide and peek`. */
+function unknownScope(input: unknown): string {
+  if (typeof input !== "string") return `Each scope must be a word: ${SCOPE_LIST}`;
+  const shown = input.length > MAX_QUOTED_SCOPE ? `${input.slice(0, MAX_QUOTED_SCOPE)}…` : input;
+  return `Unknown scope ${JSON.stringify(shown)}: the scopes are ${SCOPE_LIST}`;
+}
+
 /** serviceTokenCreateSchema is the body that creates a service token (the token is generated). */
 export const serviceTokenCreateSchema = z
   .object({
@@ -13,10 +26,13 @@ export const serviceTokenCreateSchema = z
         .max(80, "Name must be at most 80 characters"),
     ),
     scopes: z
-      .array(z.enum(SERVICE_TOKEN_SCOPES, { error: "Unknown scope: decide or peek" }), {
-        error: "Choose at least one scope",
+      .array(z.enum(SERVICE_TOKEN_SCOPES, { error: (issue) => unknownScope(issue.input) }), {
+        error: (issue) =>
+          issue.input === undefined
+            ? `Choose at least one scope: ${SCOPE_LIST}`
+            : `Scopes must be a list, such as ["decide"]`,
       })
-      .min(1, "Choose at least one scope")
+      .min(1, `Choose at least one scope: ${SCOPE_LIST}`)
       .refine((scopes) => new Set(scopes).size === scopes.length, "Name each scope once"),
   })
   .strict();
