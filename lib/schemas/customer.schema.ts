@@ -7,7 +7,16 @@ import { plainText } from "./text.schema";
 const name = plainText(
   z.string().trim().min(1, "Name is required").max(80, "Name must be at most 80 characters"),
 );
-const planId = z.number({ error: "Choose a plan" }).int().positive("Choose a plan");
+const planId = z.number({ error: "Choose a plan" }).int("Choose a plan").positive("Choose a plan");
+
+/**
+ * MAX_EXPIRY_MS is the latest an override may expire: the last millisecond of the year 9999
+ * (UTC), the latest date written with a four-digit year.
+ */
+export const MAX_EXPIRY_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+const EXPIRY_RULE =
+  "Expiry must be a whole number of milliseconds since 1970 (UTC), or null for none";
 
 /** customerCreateSchema is the body that creates a customer (its API key is generated). */
 export const customerCreateSchema = z.object({ name, planId }).strict();
@@ -27,8 +36,10 @@ export const overrideSchema = z
   .object({
     limits: overrideLimitsSchema,
     expiresAt: z
-      .number()
-      .int()
+      .number({ error: EXPIRY_RULE })
+      // One message for a number past the range: not also the int check's for an unsafe one.
+      .max(MAX_EXPIRY_MS, { error: "Expiry must be no later than the year 9999", abort: true })
+      .int(EXPIRY_RULE)
       .positive("Expiry must be a time in the future")
       .nullable()
       .default(null),

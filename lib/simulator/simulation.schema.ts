@@ -8,6 +8,7 @@ const seconds = z
   .int("Use whole seconds")
   .min(1, "At least 1 second")
   .max(MAX_SIMULATED_SECONDS, "At most a day (86,400 seconds)");
+const TIMESTAMP_RULE = `Timestamps must be whole milliseconds from 0 to ${(MAX_SIMULATED_SECONDS * 1000).toLocaleString("en-US")} (a day)`;
 const rate = (what: string) =>
   z
     .number({ error: `Enter ${what}` })
@@ -46,10 +47,11 @@ export const simulatedPatternSchema = z
       offsetsMs: z
         .array(
           z
-            .number()
-            .int()
-            .min(0)
-            .max(MAX_SIMULATED_SECONDS * 1000),
+            .number({ error: TIMESTAMP_RULE })
+            .int(TIMESTAMP_RULE)
+            .min(0, TIMESTAMP_RULE)
+            .max(MAX_SIMULATED_SECONDS * 1000, TIMESTAMP_RULE),
+          { error: "Paste at least one timestamp" },
         )
         .min(1, "Paste at least one timestamp"),
     }),
