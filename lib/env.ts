@@ -46,61 +46,57 @@ const envSchema = z
           "RATEKEEPER_DEMO must be on (a new database gets a demo customer, and /api/v1/items answers) or off (a production install: neither)",
       })
       .default("on"),
-    CONTROL_PLANE_URL: z.preprocess(
-      (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-      z
-        .string()
-        .trim()
-        .regex(
-          /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
-          "CONTROL_PLANE_URL must be an http:// or https:// URL (the dashboard's address)",
-        )
-        .transform((value) => value.replace(/\/+$/, ""))
-        .optional(),
-    ),
-    DATABASE_PATH: z.string().min(1).default("data/ratekeeper.db"),
-    ADMIN_PASSWORD: z
+    CONTROL_PLANE_URL: z
       .string()
-      .min(8, "ADMIN_PASSWORD must be at least 8 characters")
-      .optional()
-      .or(z.literal("").transform(() => undefined)),
+      .trim()
+      .regex(
+        /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
+        "CONTROL_PLANE_URL must be an http:// or https:// URL (the dashboard's address)",
+      )
+      .transform((value) => value.replace(/\/+$/, ""))
+      .optional(),
+    DATABASE_PATH: z.string().default("data/ratekeeper.db"),
+    ADMIN_PASSWORD: z.string().min(8, "ADMIN_PASSWORD must be at least 8 characters").optional(),
     REDIS_URL: z
       .string()
       .regex(REDIS_URL_PATTERN, "REDIS_URL must be a redis:// or rediss:// URL")
-      .optional()
-      .or(z.literal("").transform(() => undefined)),
-    REDIS_CLUSTER_NODES: z
-      .literal("")
-      .transform(() => undefined)
-      .or(clusterNodes)
       .optional(),
+    REDIS_CLUSTER_NODES: clusterNodes.optional(),
     REDIS_PREFIX: z
       .string()
       .regex(/^[^{}\s]+$/, "REDIS_PREFIX must be non-empty, without braces or spaces")
       .default("rk"),
     REDIS_TIMEOUT_MS: z.coerce
-      .number()
+      .number({ error: "REDIS_TIMEOUT_MS must be a whole number of milliseconds" })
       .int("REDIS_TIMEOUT_MS must be a whole number of milliseconds")
       .positive("REDIS_TIMEOUT_MS must be positive")
       .default(200),
-    REDIS_READS_ON_FAILURE: z.enum(["open", "closed"]).default("open"),
-    REDIS_WRITES_ON_FAILURE: z.enum(["open", "closed"]).default("closed"),
+    REDIS_READS_ON_FAILURE: z
+      .enum(["open", "closed"], {
+        message: "REDIS_READS_ON_FAILURE must be open (admit reads) or closed (refuse them)",
+      })
+      .default("open"),
+    REDIS_WRITES_ON_FAILURE: z
+      .enum(["open", "closed"], {
+        message: "REDIS_WRITES_ON_FAILURE must be open (admit writes) or closed (refuse them)",
+      })
+      .default("closed"),
     REDIS_DENY_CACHE: z
       .enum(["on", "off"], { message: "REDIS_DENY_CACHE must be on or off" })
       .default("on"),
     REDIS_DENY_CACHE_SIZE: z.coerce
-      .number()
+      .number({ error: "REDIS_DENY_CACHE_SIZE must be a whole number of refusals" })
       .int("REDIS_DENY_CACHE_SIZE must be a whole number of refusals")
       .positive("REDIS_DENY_CACHE_SIZE must be positive")
       .max(10_000_000, "REDIS_DENY_CACHE_SIZE must be at most 10,000,000")
       .default(10_000),
     PORT: z.coerce
-      .number()
+      .number({ error: "PORT must be a whole number between 1 and 65535" })
       .int("PORT must be a whole number")
       .min(1, "PORT must be between 1 and 65535")
       .max(65_535, "PORT must be between 1 and 65535")
       .default(3000),
-    HOST: z.string().min(1).default("0.0.0.0"),
+    HOST: z.string().default("0.0.0.0"),
     TRUST_PROXY: z
       .string()
       .trim()
@@ -111,44 +107,45 @@ const envSchema = z
       )
       .transform((value) => (value === "off" || value === "false" ? 0 : Number(value)))
       .default(0),
-    GATEWAY_UPSTREAM: z.preprocess(
-      (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-      z
-        .string()
-        .trim()
-        .regex(
-          /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
-          "GATEWAY_UPSTREAM must be an http:// or https:// URL (with an optional path, no query)",
-        )
-        .transform((value) => value.replace(/\/+$/, ""))
-        .optional(),
-    ),
+    GATEWAY_UPSTREAM: z
+      .string()
+      .trim()
+      .regex(
+        /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
+        "GATEWAY_UPSTREAM must be an http:// or https:// URL (with an optional path, no query)",
+      )
+      .transform((value) => value.replace(/\/+$/, ""))
+      .optional(),
     GATEWAY_TIMEOUT_MS: z.coerce
-      .number()
+      .number({ error: "GATEWAY_TIMEOUT_MS must be a whole number of milliseconds" })
       .int("GATEWAY_TIMEOUT_MS must be a whole number of milliseconds")
       .positive("GATEWAY_TIMEOUT_MS must be positive")
       .default(30_000),
     GATEWAY_MAX_BODY: z.coerce
-      .number()
+      .number({ error: "GATEWAY_MAX_BODY must be a whole number of bytes" })
       .int("GATEWAY_MAX_BODY must be a whole number of bytes")
       .min(0, "GATEWAY_MAX_BODY must be 0 or more")
       .max(Number.MAX_SAFE_INTEGER, "GATEWAY_MAX_BODY is too large")
       .default(10 * 1024 * 1024),
-    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    NODE_ENV: z
+      .enum(["development", "production", "test"], {
+        message: "NODE_ENV must be development, production or test",
+      })
+      .default("development"),
     USAGE_FLUSH_INTERVAL_MS: z.coerce
-      .number()
+      .number({ error: "USAGE_FLUSH_INTERVAL_MS must be a whole number of milliseconds" })
       .int("USAGE_FLUSH_INTERVAL_MS must be a whole number of milliseconds")
       .min(100, "USAGE_FLUSH_INTERVAL_MS must be at least 100")
       .max(60_000, "USAGE_FLUSH_INTERVAL_MS must be at most 60000 (a minute)")
       .default(5_000),
     USAGE_MINUTE_RETENTION_DAYS: z.coerce
-      .number()
+      .number({ error: "USAGE_MINUTE_RETENTION_DAYS must be a whole number of days" })
       .int("USAGE_MINUTE_RETENTION_DAYS must be a whole number of days")
       .min(1, "USAGE_MINUTE_RETENTION_DAYS must be at least 1")
       .max(90, "USAGE_MINUTE_RETENTION_DAYS must be at most 90")
       .default(7),
     USAGE_HOUR_RETENTION_DAYS: z.coerce
-      .number()
+      .number({ error: "USAGE_HOUR_RETENTION_DAYS must be a whole number of days" })
       .int("USAGE_HOUR_RETENTION_DAYS must be a whole number of days")
       .min(1, "USAGE_HOUR_RETENTION_DAYS must be at least 1")
       .max(3_650, "USAGE_HOUR_RETENTION_DAYS must be at most 3650")
@@ -166,7 +163,8 @@ const envSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["REDIS_CLUSTER_NODES"],
-        message: "set REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster), not both",
+        message:
+          "REDIS_URL and REDIS_CLUSTER_NODES are both set: set REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster), not both",
       });
     }
     if (
@@ -178,24 +176,75 @@ const envSchema = z
         code: "custom",
         path: ["RATEKEEPER_ROLE"],
         message:
-          "an edge has no database: it reads the policy and keeps its buckets in Redis, so set REDIS_URL or REDIS_CLUSTER_NODES",
+          "RATEKEEPER_ROLE=edge needs Redis: an edge has no database, it reads the policy and keeps its buckets in Redis, so set REDIS_URL or REDIS_CLUSTER_NODES",
       });
     }
   });
+
+/** ENV_NAMES are the environment variables Ratekeeper reads, in the order of the schema. */
+export const ENV_NAMES: readonly string[] = Object.keys(envSchema.shape);
 
 /** Env is the validated environment. */
 export type Env = z.infer<typeof envSchema>;
 
 let cached: Env | undefined;
 
-/** parseEnv validates an environment and throws an Error naming every bad variable. */
-export function parseEnv(source: Record<string, string | undefined>): Env {
-  const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`Invalid environment: ${problems}`);
+/**
+ * EnvError is an environment that does not validate: `problems` holds one sentence per problem,
+ * each naming its variable once ("RATEKEEPER_DEMO must be on … or off …"), fit to print as is.
+ */
+export class EnvError extends Error {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(`Invalid environment: ${problems.join("; ")}`);
+    this.name = "EnvError";
+    this.problems = problems;
   }
+}
+
+/** problemOf is one issue as a sentence naming its variable, once (every message above names it). */
+function problemOf(issue: z.core.$ZodIssue): string {
+  const name = String(issue.path[0] ?? "");
+  return name === "" || issue.message.includes(name) ? issue.message : `${name}: ${issue.message}`;
+}
+
+/**
+ * withoutEmpty drops the variables set to an empty value, or to spaces only: such a variable is
+ * unset and gets its default, for every variable alike (`FOO=` in a compose file or a
+ * systemd unit means "no value", not "the value nothing").
+ */
+function withoutEmpty(source: Record<string, string | undefined>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(source)) {
+    if (value !== undefined && value.trim() !== "") kept[name] = value;
+  }
+  return kept;
+}
+
+/**
+ * parseEnv validates an environment and throws an EnvError naming every bad variable. A
+ * variable set to an empty value (or spaces only) counts as unset: its default applies.
+ */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = envSchema.safeParse(withoutEmpty(source));
+  if (!parsed.success) throw new EnvError(parsed.error.issues.map(problemOf));
   return parsed.data;
+}
+
+/**
+ * envOrExit is getEnv for an entry point (the server, the scripts): a bad environment is
+ * printed as one line per problem on stderr, without a stack trace (the operator's mistake, not
+ * the program's), and the process exits with status 1.
+ */
+export function envOrExit(): Env {
+  try {
+    return getEnv();
+  } catch (error) {
+    if (!(error instanceof EnvError)) throw error;
+    for (const problem of error.problems) console.error(`[ratekeeper] Cannot start: ${problem}`);
+    process.exit(1);
+  }
 }
 
 /** getEnv parses the process's environment once (see parseEnv). */

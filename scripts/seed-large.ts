@@ -5,10 +5,10 @@ import { existsSync, rmSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { openDatabase } from "../db/client";
 import { LARGE_SEED, seedLarge } from "../db/seed-large";
-import { getEnv } from "../lib/env";
+import { envOrExit } from "../lib/env";
 import { generateApiKey } from "../lib/policy/api-key";
 
-const { DATABASE_PATH } = getEnv();
+const { DATABASE_PATH } = envOrExit();
 if (existsSync(DATABASE_PATH)) {
   if (!process.argv.includes("--replace")) {
     console.error(

@@ -2,7 +2,8 @@
 // Next in development mode. RATEKEEPER_ROLE picks what this process is: the full app (the
 // control plane and the data plane, with the database: server/full.ts) or an edge (the data
 // plane alone, its policy from Redis, no database and no Next: server/edge.ts).
-import { getEnv } from "@/lib/env";
+import { envOrExit } from "@/lib/env";
 
-if (getEnv().RATEKEEPER_ROLE === "edge") await import("./edge");
+// A bad environment stops here with one line per problem, before anything starts.
+if (envOrExit().RATEKEEPER_ROLE === "edge") await import("./edge");
 else await import("./full");

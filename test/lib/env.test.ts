@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "@/lib/env";
+import { ENV_NAMES, EnvError, parseEnv } from "@/lib/env";
 
 describe("parseEnv", () => {
   it("defaults to the in-memory store and the documented Redis settings", () => {
@@ -71,49 +71,37 @@ describe("parseEnv", () => {
   });
 
   it.each([
+    [{ REDIS_URL: "http://cache:6379" }, "REDIS_URL must be a redis:// or rediss:// URL"],
+    [{ REDIS_PREFIX: "a{b}" }, "REDIS_PREFIX must be non-empty"],
+    [{ REDIS_TIMEOUT_MS: "0" }, "REDIS_TIMEOUT_MS must be positive"],
+    [{ REDIS_TIMEOUT_MS: "1.5" }, "REDIS_TIMEOUT_MS must be a whole number"],
     [
-      { REDIS_URL: "http://cache:6379" },
-      "REDIS_URL: REDIS_URL must be a redis:// or rediss:// URL",
+      { REDIS_WRITES_ON_FAILURE: "sometimes" },
+      "REDIS_WRITES_ON_FAILURE must be open (admit writes) or closed (refuse them)",
     ],
-    [{ REDIS_PREFIX: "a{b}" }, "REDIS_PREFIX: REDIS_PREFIX must be non-empty"],
-    [{ REDIS_TIMEOUT_MS: "0" }, "REDIS_TIMEOUT_MS: REDIS_TIMEOUT_MS must be positive"],
-    [{ REDIS_TIMEOUT_MS: "1.5" }, "REDIS_TIMEOUT_MS: REDIS_TIMEOUT_MS must be a whole number"],
-    [{ REDIS_WRITES_ON_FAILURE: "sometimes" }, "REDIS_WRITES_ON_FAILURE:"],
+    [{ USAGE_FLUSH_INTERVAL_MS: "50" }, "USAGE_FLUSH_INTERVAL_MS must be at least 100"],
     [
-      { USAGE_FLUSH_INTERVAL_MS: "50" },
-      "USAGE_FLUSH_INTERVAL_MS: USAGE_FLUSH_INTERVAL_MS must be at least 100",
+      { USAGE_FLUSH_INTERVAL_MS: "soon" },
+      "USAGE_FLUSH_INTERVAL_MS must be a whole number of milliseconds",
     ],
-    [{ USAGE_FLUSH_INTERVAL_MS: "soon" }, "USAGE_FLUSH_INTERVAL_MS:"],
-    [
-      { USAGE_MINUTE_RETENTION_DAYS: "0" },
-      "USAGE_MINUTE_RETENTION_DAYS: USAGE_MINUTE_RETENTION_DAYS must be at least 1",
-    ],
-    [
-      { USAGE_HOUR_RETENTION_DAYS: "2.5" },
-      "USAGE_HOUR_RETENTION_DAYS: USAGE_HOUR_RETENTION_DAYS must be a whole number",
-    ],
+    [{ USAGE_MINUTE_RETENTION_DAYS: "0" }, "USAGE_MINUTE_RETENTION_DAYS must be at least 1"],
+    [{ USAGE_HOUR_RETENTION_DAYS: "2.5" }, "USAGE_HOUR_RETENTION_DAYS must be a whole number"],
     [
       { USAGE_MINUTE_RETENTION_DAYS: "30", USAGE_HOUR_RETENTION_DAYS: "14" },
-      "USAGE_HOUR_RETENTION_DAYS: USAGE_HOUR_RETENTION_DAYS must be at least USAGE_MINUTE_RETENTION_DAYS",
+      "USAGE_HOUR_RETENTION_DAYS must be at least USAGE_MINUTE_RETENTION_DAYS",
     ],
     [
       { REDIS_CLUSTER_NODES: "10.0.0.1:7000" },
-      'REDIS_CLUSTER_NODES: REDIS_CLUSTER_NODES must be redis:// or rediss:// URLs separated by commas, got "10.0.0.1:7000"',
+      'REDIS_CLUSTER_NODES must be redis:// or rediss:// URLs separated by commas, got "10.0.0.1:7000"',
     ],
     [{ REDIS_CLUSTER_NODES: " , " }, "REDIS_CLUSTER_NODES must name at least one node"],
     [
       { REDIS_URL: "redis://cache:6379", REDIS_CLUSTER_NODES: "redis://node:7000" },
-      "REDIS_CLUSTER_NODES: set REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster), not both",
+      "REDIS_URL and REDIS_CLUSTER_NODES are both set: set REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster), not both",
     ],
-    [{ REDIS_DENY_CACHE: "yes" }, "REDIS_DENY_CACHE: REDIS_DENY_CACHE must be on or off"],
-    [
-      { REDIS_DENY_CACHE_SIZE: "0" },
-      "REDIS_DENY_CACHE_SIZE: REDIS_DENY_CACHE_SIZE must be positive",
-    ],
-    [
-      { REDIS_DENY_CACHE_SIZE: "2.5" },
-      "REDIS_DENY_CACHE_SIZE: REDIS_DENY_CACHE_SIZE must be a whole",
-    ],
+    [{ REDIS_DENY_CACHE: "yes" }, "REDIS_DENY_CACHE must be on or off"],
+    [{ REDIS_DENY_CACHE_SIZE: "0" }, "REDIS_DENY_CACHE_SIZE must be positive"],
+    [{ REDIS_DENY_CACHE_SIZE: "2.5" }, "REDIS_DENY_CACHE_SIZE must be a whole"],
   ])("refuses %o, naming the variable", (source, message) => {
     expect(() => parseEnv(source)).toThrow(message);
   });
@@ -146,13 +134,13 @@ describe("parseEnv: the gateway", () => {
   });
 
   it.each([
-    [{ GATEWAY_UPSTREAM: "ftp://files:21" }, "GATEWAY_UPSTREAM: GATEWAY_UPSTREAM must be an http"],
-    [{ GATEWAY_UPSTREAM: "http://api:80/?q=1" }, "GATEWAY_UPSTREAM:"],
-    [{ GATEWAY_UPSTREAM: "api.internal:8080" }, "GATEWAY_UPSTREAM:"],
-    [{ GATEWAY_TIMEOUT_MS: "0" }, "GATEWAY_TIMEOUT_MS: GATEWAY_TIMEOUT_MS must be positive"],
-    [{ GATEWAY_TIMEOUT_MS: "soon" }, "GATEWAY_TIMEOUT_MS:"],
-    [{ GATEWAY_MAX_BODY: "-1" }, "GATEWAY_MAX_BODY: GATEWAY_MAX_BODY must be 0 or more"],
-    [{ GATEWAY_MAX_BODY: "10MB" }, "GATEWAY_MAX_BODY:"],
+    [{ GATEWAY_UPSTREAM: "ftp://files:21" }, "GATEWAY_UPSTREAM must be an http"],
+    [{ GATEWAY_UPSTREAM: "http://api:80/?q=1" }, "GATEWAY_UPSTREAM must be an http"],
+    [{ GATEWAY_UPSTREAM: "api.internal:8080" }, "GATEWAY_UPSTREAM must be an http"],
+    [{ GATEWAY_TIMEOUT_MS: "0" }, "GATEWAY_TIMEOUT_MS must be positive"],
+    [{ GATEWAY_TIMEOUT_MS: "soon" }, "GATEWAY_TIMEOUT_MS must be a whole number of milliseconds"],
+    [{ GATEWAY_MAX_BODY: "-1" }, "GATEWAY_MAX_BODY must be 0 or more"],
+    [{ GATEWAY_MAX_BODY: "10MB" }, "GATEWAY_MAX_BODY must be a whole number of bytes"],
   ])("refuses %o, naming the variable", (source, message) => {
     expect(() => parseEnv(source)).toThrow(message);
   });
@@ -179,11 +167,11 @@ describe("parseEnv: the gateway", () => {
   });
 
   it.each([
-    [{ RATEKEEPER_ROLE: "edge" }, "RATEKEEPER_ROLE: an edge has no database"],
+    [{ RATEKEEPER_ROLE: "edge" }, "RATEKEEPER_ROLE=edge needs Redis: an edge has no database"],
     [{ RATEKEEPER_ROLE: "edge", REDIS_URL: "" }, "set REDIS_URL or REDIS_CLUSTER_NODES"],
-    [{ RATEKEEPER_ROLE: "control" }, "RATEKEEPER_ROLE: RATEKEEPER_ROLE must be full"],
-    [{ CONTROL_PLANE_URL: "dashboard.internal" }, "CONTROL_PLANE_URL: CONTROL_PLANE_URL must be"],
-    [{ CONTROL_PLANE_URL: "javascript:alert(1)" }, "CONTROL_PLANE_URL:"],
+    [{ RATEKEEPER_ROLE: "control" }, "RATEKEEPER_ROLE must be full"],
+    [{ CONTROL_PLANE_URL: "dashboard.internal" }, "CONTROL_PLANE_URL must be"],
+    [{ CONTROL_PLANE_URL: "javascript:alert(1)" }, "CONTROL_PLANE_URL must be an http"],
   ])("refuses the role settings %o, naming the variable", (source, message) => {
     expect(() => parseEnv(source)).toThrow(message);
   });
@@ -197,9 +185,66 @@ describe("RATEKEEPER_DEMO", () => {
   });
 
   it("refuses any other value, loudly, naming the variable and its values", () => {
-    for (const value of ["yes", "false", "OFF", "0", ""]) {
+    for (const value of ["yes", "false", "OFF", "0"]) {
       expect(() => parseEnv({ RATEKEEPER_DEMO: value }), value).toThrow(
-        /RATEKEEPER_DEMO: RATEKEEPER_DEMO must be on .* or off \(a production install: neither\)/,
+        /RATEKEEPER_DEMO must be on .* or off \(a production install: neither\)/,
+      );
+    }
+  });
+
+  // Regression: RATEKEEPER_DEMO= (as a compose file or a unit writes an unset value) refused to
+  // start, while REDIS_URL= and GATEWAY_UPSTREAM= meant "unset".
+  it("takes an empty value as unset: the default, on", () => {
+    expect(parseEnv({ RATEKEEPER_DEMO: "" }).RATEKEEPER_DEMO).toBe("on");
+    expect(parseEnv({ RATEKEEPER_DEMO: "  " }).RATEKEEPER_DEMO).toBe("on");
+  });
+});
+
+describe("parseEnv: empty values and messages", () => {
+  it("takes every variable set to an empty value, or spaces, as unset: the defaults apply", () => {
+    const empty = Object.fromEntries(ENV_NAMES.map((name) => [name, ""]));
+    const spaces = Object.fromEntries(ENV_NAMES.map((name) => [name, "  "]));
+    expect(parseEnv(empty)).toEqual(parseEnv({}));
+    expect(parseEnv(spaces)).toEqual(parseEnv({}));
+    expect(ENV_NAMES).toContain("RATEKEEPER_DEMO");
+  });
+
+  // Regression: a bad RATEKEEPER_DEMO read "RATEKEEPER_DEMO: RATEKEEPER_DEMO must be …", and
+  // other variables got zod's own words ("Invalid option: expected one of …").
+  it("says each problem in one sentence that starts with a variable's name, never twice over", () => {
+    for (const name of ENV_NAMES) {
+      for (const value of ["nonsense value", "-1", "1.5", "99999999999999999999"]) {
+        let problems: readonly string[] = [];
+        try {
+          parseEnv({ [name]: value });
+        } catch (error) {
+          if (!(error instanceof EnvError)) throw error;
+          problems = error.problems;
+        }
+        for (const problem of problems) {
+          const where = `${name}=${value}: ${problem}`;
+          const first = /^[A-Z_]+/.exec(problem)?.[0] ?? "";
+          expect(ENV_NAMES, where).toContain(first);
+          expect(problem.split(first).length - 1, where).toBe(1);
+          expect(problem, where).toContain(name);
+          expect(problem, where).not.toMatch(/Invalid (input|option)|Too (big|small)|expected /);
+        }
+      }
+    }
+  });
+
+  it("throws an EnvError holding every problem, and a message with all of them", () => {
+    try {
+      parseEnv({ RATEKEEPER_DEMO: "maybe", PORT: "http" });
+      expect.unreachable("the environment was accepted");
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvError);
+      expect((error as EnvError).problems).toEqual([
+        "RATEKEEPER_DEMO must be on (a new database gets a demo customer, and /api/v1/items answers) or off (a production install: neither)",
+        "PORT must be a whole number between 1 and 65535",
+      ]);
+      expect((error as Error).message).toBe(
+        `Invalid environment: ${(error as EnvError).problems.join("; ")}`,
       );
     }
   });
