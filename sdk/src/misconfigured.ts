@@ -8,7 +8,9 @@ import type { Decision, Operation } from "./types.js";
  * service token (401: missing, unknown or revoked; 403: lacking the scope) or its calls (404 for
  * a URL that is not Ratekeeper's, another 4xx). `refuse` (the default) answers 503 with a
  * problem naming the cause, so a misconfiguration never turns limiting off in silence; `admit`
- * lets requests through unlimited while it lasts. Either way it is logged as an error.
+ * lets requests through unlimited while it lasts. Either way it is logged as an error. It lasts
+ * until Ratekeeper answers a decision call with 200: a timeout or a network failure meanwhile
+ * does not end it (a revoked token stays revoked while Ratekeeper is slow).
  */
 export type OnMisconfigured = "refuse" | "admit";
 

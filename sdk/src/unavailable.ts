@@ -9,7 +9,8 @@ import type { Decision, Operation } from "./types.js";
  * failure, a 5xx, an answer that is not Ratekeeper's): `open` admits the request (availability
  * first: an outage of Ratekeeper is not an outage of the API), `closed` refuses it with 503
  * (protection first: no request passes unmetered). Ratekeeper refusing the client's token or
- * calls is not an outage: see OnMisconfigured.
+ * calls is not an outage: see OnMisconfigured; once it has refused them, an outage is answered
+ * as that refusal until Ratekeeper accepts a decision call again.
  */
 export type OnUnavailable = "open" | "closed";
 
