@@ -52,6 +52,11 @@ describe("parseEnv", () => {
     });
   });
 
+  it("checks the policy snapshot in Redis every second by default, or as set", () => {
+    expect(parseEnv({}).SNAPSHOT_CHECK_INTERVAL_MS).toBe(1_000);
+    expect(parseEnv({ SNAPSHOT_CHECK_INTERVAL_MS: "250" }).SNAPSHOT_CHECK_INTERVAL_MS).toBe(250);
+  });
+
   it("reads the Redis settings", () => {
     expect(
       parseEnv({
@@ -84,6 +89,19 @@ describe("parseEnv", () => {
       "USAGE_FLUSH_INTERVAL_MS: USAGE_FLUSH_INTERVAL_MS must be at least 100",
     ],
     [{ USAGE_FLUSH_INTERVAL_MS: "soon" }, "USAGE_FLUSH_INTERVAL_MS:"],
+    [
+      { SNAPSHOT_CHECK_INTERVAL_MS: "50" },
+      "SNAPSHOT_CHECK_INTERVAL_MS: SNAPSHOT_CHECK_INTERVAL_MS must be at least 100",
+    ],
+    [
+      { SNAPSHOT_CHECK_INTERVAL_MS: "120000" },
+      "SNAPSHOT_CHECK_INTERVAL_MS: SNAPSHOT_CHECK_INTERVAL_MS must be at most 60000 (a minute)",
+    ],
+    [
+      { SNAPSHOT_CHECK_INTERVAL_MS: "0.5" },
+      "SNAPSHOT_CHECK_INTERVAL_MS: SNAPSHOT_CHECK_INTERVAL_MS must be a whole number",
+    ],
+    [{ SNAPSHOT_CHECK_INTERVAL_MS: "often" }, "SNAPSHOT_CHECK_INTERVAL_MS:"],
     [
       { USAGE_MINUTE_RETENTION_DAYS: "0" },
       "USAGE_MINUTE_RETENTION_DAYS: USAGE_MINUTE_RETENTION_DAYS must be at least 1",
