@@ -96,15 +96,16 @@ async function connect(port: number): Promise<Redis> {
 
 /**
  * run sends `count` decisions with `inFlight` at a time, each on `keyAt(i)`, and returns the
- * indexes acknowledged as allowed; it stops at the first failure (a killed server) once every
- * call in flight has settled, or when `after` acknowledgements arrived, calling `onAfter` once.
+ * indexes acknowledged as allowed. With `after`, it calls `after.reached` once that many were
+ * acknowledged, and stops at the first failure (a killed server) once every call in flight has
+ * settled; without, a failure rejects.
  */
 async function run(
   limiter: RedisLimiter<string>,
   count: number,
   inFlight: number,
   keyAt: (i: number) => string,
-  after?: { count: number; then: () => void },
+  after?: { count: number; reached: () => void },
 ): Promise<Set<number>> {
   const acknowledged = new Set<number>();
   let next = 0;
@@ -122,7 +123,7 @@ async function run(
       }
       if (after && !fired && acknowledged.size >= after.count) {
         fired = true;
-        after.then();
+        after.reached();
       }
     }
   };
@@ -183,7 +184,7 @@ async function crash(server: Server, index: number): Promise<Crash> {
   const acknowledged = await run(limiter, total, IN_FLIGHT, (i) => `c:${i}`, {
     count: KILL_AFTER,
     // After the acknowledgement's turn of the event loop: the next decisions are on their way.
-    then: () => {
+    reached: () => {
       setImmediate(() => {
         killed = server.redis.stop();
       });
@@ -258,10 +259,9 @@ async function main(): Promise<void> {
       const admin = await connect(server.redis.port);
       const config = await admin.config("GET", "save", "appendonly", "appendfsync");
       admin.disconnect();
-      const pairs = (config as string[]).reduce<string[]>(
-        (out, value, i, all) => (i % 2 ? out : [...out, `${value} "${all[i + 1]}"`]),
-        [],
-      );
+      const values = config as string[];
+      const pairs: string[] = [];
+      for (let i = 0; i + 1 < values.length; i += 2) pairs.push(`${values[i]} "${values[i + 1]}"`);
       console.log(`  ${server.setting.name}: ${pairs.join(", ")}`);
     }
     console.log(
