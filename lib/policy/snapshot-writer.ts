@@ -128,12 +128,16 @@ export class SnapshotWriter {
       return;
     }
     if (head.revision > held.revision) {
+      const newer = `newer ${head.generation} ${head.version}`;
+      // Already reread for this write, and reported: rereading the database every check would
+      // rebuild the policy each second for as long as the other control plane runs.
+      if (this.reported === newer) return;
       // Another control plane's edit, whose notice this one has not heard yet: catch up.
       refresh();
       held = state() ?? held;
       if (head.revision > held.revision) {
         this.report(
-          `newer ${head.revision}`,
+          newer,
           `Redis holds a policy snapshot of revision ${head.revision}, later than this database's ${held.revision}: another control plane on another database writes it. It is left in place; run every control plane on one database.`,
           "warn",
         );
