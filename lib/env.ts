@@ -90,6 +90,12 @@ const envSchema = z
       .positive("REDIS_DENY_CACHE_SIZE must be positive")
       .max(10_000_000, "REDIS_DENY_CACHE_SIZE must be at most 10,000,000")
       .default(10_000),
+    SNAPSHOT_CHECK_INTERVAL_MS: z.coerce
+      .number({ error: "SNAPSHOT_CHECK_INTERVAL_MS must be a whole number of milliseconds" })
+      .int("SNAPSHOT_CHECK_INTERVAL_MS must be a whole number of milliseconds")
+      .min(100, "SNAPSHOT_CHECK_INTERVAL_MS must be at least 100")
+      .max(60_000, "SNAPSHOT_CHECK_INTERVAL_MS must be at most 60000 (a minute)")
+      .default(1_000),
     PORT: z.coerce
       .number({ error: "PORT must be a whole number between 1 and 65535" })
       .int("PORT must be a whole number")

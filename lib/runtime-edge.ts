@@ -8,6 +8,7 @@ import { EdgePolicy } from "@/lib/policy/edge-policy";
 import { createPolicyLimiter } from "@/lib/policy/policy-limiter";
 import { PolicyStore } from "@/lib/policy/policy-store";
 import { RedisSnapshots } from "@/lib/policy/redis-snapshot";
+import { redactUrl } from "@/lib/redis";
 import {
   createDecisions,
   type RedisOptions,
@@ -34,7 +35,10 @@ export interface EdgeRuntimeOptions {
   redis: RedisOptions;
   clock?: Clock;
   log?: Logger;
-  /** checkMs is how often the snapshot's stamp is compared (EDGE_CHECK_MS by default; 0: never). */
+  /**
+   * checkMs is how often the snapshot's stamp is compared, in ms of `clock` (EDGE_CHECK_MS by
+   * default; 0: never, tests call `edgePolicy.check`).
+   */
   checkMs?: number;
   /** usage sets the rollups' flush interval; `timers: false` leaves pushing to the caller. */
   usage?: Partial<UsageSettings> & { timers?: boolean };
@@ -62,16 +66,20 @@ export function createEdgeRuntime(options: EdgeRuntimeOptions): EdgeRuntime {
   });
   const redis = plane.redis;
   if (!redis) throw new TypeError("an edge needs Redis: it holds the policy");
+  log.info("Edge: deciding on the policy the control plane writes to Redis; no database.");
+  const { url, clusterNodes = [] } = options.redis;
   const followed = new EdgePolicy({
     snapshots: new RedisSnapshots(redis.client, redis.prefix),
     policy,
     log,
+    clock,
+    where: url !== undefined ? redactUrl(url) : clusterNodes.map(redactUrl).join(", "),
     checkMs: options.checkMs,
   });
   edgePolicy = followed;
-  // The command connection coming (back) up is the moment to look: the subscription has its own.
+  // The command connection coming (back) up is the moment to look (the subscription has its
+  // own); before it is open there is nothing to read.
   redis.client.on("ready", () => followed.check());
-  followed.check();
   const { decisions, metrics } = plane;
   const traffic = new TrafficLog(300);
   const { timers = true, ...settings } = options.usage ?? {};
@@ -85,7 +93,6 @@ export function createEdgeRuntime(options: EdgeRuntimeOptions): EdgeRuntime {
     settings: { ...DEFAULT_USAGE_SETTINGS, ...settings },
   });
   if (timers) usage.start();
-  log.info("Edge: deciding on the policy the control plane writes to Redis; no database.");
   const close = () => {
     usage.halt();
     followed.close();
@@ -121,5 +128,9 @@ export function createEdgeRuntime(options: EdgeRuntimeOptions): EdgeRuntime {
 export function edgeRuntimeOf(env: Env): EdgeRuntime {
   const redis = redisOptionsOf(env);
   if (!redis) throw new TypeError("RATEKEEPER_ROLE=edge needs REDIS_URL or REDIS_CLUSTER_NODES");
-  return createEdgeRuntime({ redis, usage: usageSettingsOf(env) });
+  return createEdgeRuntime({
+    redis,
+    usage: usageSettingsOf(env),
+    checkMs: env.SNAPSHOT_CHECK_INTERVAL_MS,
+  });
 }

@@ -96,6 +96,11 @@ export interface Runtime extends DataPlaneRuntime {
   auth: OperatorAuth;
   /** loginLimiter slows password guessing: 10 failed attempts a minute per client address. */
   loginLimiter: Limiter<string, string>;
+  /**
+   * snapshotWriter keeps the policy snapshot in Redis for the edges (with Redis; undefined
+   * without): written at each edit and reconnection, checked every `snapshotCheckMs`.
+   */
+  snapshotWriter: SnapshotWriter | undefined;
 }
 
 /** RuntimeOptions configure a runtime; tests pass a temporary file and a fake clock. */
@@ -116,6 +121,12 @@ export interface RuntimeOptions {
    * flush by hand.
    */
   tokenUseFlushIntervalMs?: number;
+  /**
+   * snapshotCheckMs is how often, in ms of `clock`, the control plane checks that Redis holds its
+   * policy snapshot and rewrites it when it is missing or older (SNAPSHOT_CHECK_MS, 1 s, by
+   * default; 0 starts no check: tests call the writer's `verify`). With Redis only.
+   */
+  snapshotCheckMs?: number;
 }
 
 /**
@@ -170,6 +181,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       publish: () => sync.publish(),
       clock,
       log,
+      checkMs: options.snapshotCheckMs,
     });
     // Every committed edit: the snapshot goes to Redis for the edges, then the notice.
     policy.announce = () => snapshotWriter.request();
@@ -221,6 +233,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     serviceTokenUsage,
     serviceTokenRefusals,
     loginLimiter,
+    snapshotWriter: writer,
     async ready() {
       await Promise.all([decisions.ready(), sync?.subscribed]);
     },
@@ -247,6 +260,7 @@ export function getRuntime(): Runtime {
       redis: redisOptionsOf(env),
       usage: usageSettingsOf(env),
       demo: env.RATEKEEPER_DEMO === "on",
+      snapshotCheckMs: env.SNAPSHOT_CHECK_INTERVAL_MS,
     });
   }
   return globalRef.__ratekeeperRuntime;

@@ -14,6 +14,11 @@ export interface Instance {
   count(text: string): number;
   /** exitCode is null while the process runs. */
   exitCode(): number | null;
+  /**
+   * signal sends `signal` to the process (SIGSTOP freezes it, SIGCONT resumes it: a control
+   * plane that does nothing, without being stopped).
+   */
+  signal(signal: NodeJS.Signals): void;
   /** stop kills the process (and its children) and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -84,6 +89,9 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     log: () => output,
     count: (text) => output.split(text).length - 1,
     exitCode: () => child.exitCode ?? (child.signalCode === null ? null : -1),
+    signal: (signal) => {
+      child.kill(signal);
+    },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
       const exited = once(child, "exit");

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { RedisClient } from "@/lib/limiter-redis";
+import { POLICY_ROWS_FORMAT } from "@/lib/schemas/policy-rows.schema";
 
 /**
  * SnapshotStamp identifies one write of the policy snapshot in Redis: the key's generation
@@ -22,6 +23,16 @@ export interface StoredSnapshot extends SnapshotStamp {
   rows: string;
 }
 
+/**
+ * SnapshotHead is what the control plane checks of the snapshot Redis holds, without its rows:
+ * its stamp, the revision its rows were read at and their format (0 when the writer did not
+ * say: an earlier version, whose rows are format 1 or older).
+ */
+export interface SnapshotHead extends SnapshotStamp {
+  revision: number;
+  format: number;
+}
+
 /** SnapshotWrite says whether a write was accepted, and the stamp Redis holds after it. */
 export interface SnapshotWrite {
   /** written is false when Redis already held rows of a later revision (kept, not replaced). */
@@ -39,20 +50,26 @@ export function snapshotKey(prefix: string): string {
 
 /**
  * WRITE stores a snapshot and stamps it, in one script run (atomic: a reader sees the old rows
- * and stamp, or the new ones). It refuses rows read at an older revision of the database than
- * those already stored (an instance that read SQLite just before another's edit must not undo
- * it) unless forced, writes the rows, then the version: HINCRBY, so versions grow by one per
- * accepted write. KEYS[1]: the hash; ARGV: revision, rows, writtenAt, a generation for a new
- * key, "force" or "".
+ * and stamp, or the new ones). Unless forced, it refuses rows older than those already stored:
+ * read at an older revision of the database (an instance that read SQLite just before another's
+ * edit must not undo it), or at the same revision in an older format (a control plane of an
+ * earlier version must not undo a later one's rewrite). A stored revision that is not a number
+ * counts as none. It writes the rows, their format, then the version: HINCRBY, so versions grow
+ * by one per accepted write. KEYS[1]: the hash; ARGV: revision, rows, writtenAt, a generation
+ * for a new key, "force" or "", format.
  * Reply: {1 or 0 (written or refused), generation, version}.
  */
 const WRITE = `
-local stored = redis.call('HGET', KEYS[1], 'revision')
-if ARGV[5] ~= 'force' and stored and tonumber(stored) > tonumber(ARGV[1]) then
-  return {0, redis.call('HGET', KEYS[1], 'generation'), tonumber(redis.call('HGET', KEYS[1], 'version'))}
+local stored = tonumber(redis.call('HGET', KEYS[1], 'revision') or '')
+if ARGV[5] ~= 'force' and stored then
+  local ours = tonumber(ARGV[1])
+  local format = tonumber(redis.call('HGET', KEYS[1], 'format') or '') or 0
+  if stored > ours or (stored == ours and format > tonumber(ARGV[6])) then
+    return {0, redis.call('HGET', KEYS[1], 'generation'), tonumber(redis.call('HGET', KEYS[1], 'version'))}
+  end
 end
 redis.call('HSETNX', KEYS[1], 'generation', ARGV[4])
-redis.call('HSET', KEYS[1], 'revision', ARGV[1], 'rows', ARGV[2], 'writtenAt', ARGV[3])
+redis.call('HSET', KEYS[1], 'revision', ARGV[1], 'rows', ARGV[2], 'writtenAt', ARGV[3], 'format', ARGV[6])
 local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
 return {1, redis.call('HGET', KEYS[1], 'generation'), version}
 `;
@@ -76,24 +93,44 @@ function positiveInteger(text: string | null): number | undefined {
  */
 export class RedisSnapshots {
   readonly key: string;
+  private lastError: string | undefined;
 
   constructor(
     private readonly redis: RedisClient,
     prefix: string,
   ) {
     this.key = snapshotKey(prefix);
+    // Why the connection is not open, for an edge to say while it waits (ioredis retries alone).
+    redis.on("error", (error: unknown) => {
+      this.lastError = error instanceof Error ? error.message : String(error);
+    });
+    redis.on("ready", () => {
+      this.lastError = undefined;
+    });
+  }
+
+  /** connected says whether the command connection is open and ready: calls fail fast otherwise. */
+  get connected(): boolean {
+    return this.redis.status === "ready";
+  }
+
+  /** connectionError is the last error of the connection since it was last ready, if any. */
+  get connectionError(): string | undefined {
+    return this.lastError;
   }
 
   /**
    * write stores `rows` (encoded) read at `revision`, at `writtenAt` (ms), unless Redis holds
    * rows of a later revision; `force` writes them regardless (a control plane's first write:
    * its database is the truth, even one restored from a backup with fewer audit entries).
+   * `format` is the rows' format (this version's by default; tests write others).
    */
   async write(
     rows: string,
     revision: number,
     writtenAt: number,
     force = false,
+    format: number = POLICY_ROWS_FORMAT,
   ): Promise<SnapshotWrite> {
     const client = this.redis as unknown as ScriptCalls;
     const args = [
@@ -103,6 +140,7 @@ export class RedisSnapshots {
       String(writtenAt),
       newGeneration(),
       force ? "force" : "",
+      String(format),
     ];
     const reply = await client.evalsha(WRITE_SHA, 1, ...args).catch((error: unknown) => {
       if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
@@ -117,6 +155,25 @@ export class RedisSnapshots {
     const [generation, version] = await this.redis.hmget(this.key, "generation", "version");
     const v = positiveInteger(version ?? null);
     return generation && v !== undefined ? { generation, version: v } : null;
+  }
+
+  /**
+   * readHead returns the stamp, revision and format of the snapshot Redis holds (one HMGET of
+   * four small fields), or null when it holds none or its revision is not a number.
+   */
+  async readHead(): Promise<SnapshotHead | null> {
+    const [generation, version, revision, format] = await this.redis.hmget(
+      this.key,
+      "generation",
+      "version",
+      "revision",
+      "format",
+    );
+    const v = positiveInteger(version ?? null);
+    const r = revision == null || revision === "" ? Number.NaN : Number(revision);
+    if (!generation || v === undefined || !Number.isSafeInteger(r)) return null;
+    const f = Number(format ?? 0);
+    return { generation, version: v, revision: r, format: Number.isSafeInteger(f) ? f : 0 };
   }
 
   /** read returns the snapshot Redis holds, or null when it holds none (or not a whole one). */

@@ -51,8 +51,17 @@ export function encodePolicyRows(rows: PolicyRows): string {
   });
 }
 
+/**
+ * SnapshotProblem says why rows cannot be used: `unreadable` (not JSON, or a field out of place),
+ * `older-format` (written by an earlier version of the control plane, which a control plane of
+ * this version rewrites) or `newer-format` (written by a later version: upgrade this instance).
+ */
+export type SnapshotProblem = "unreadable" | "older-format" | "newer-format";
+
 /** DecodedRows are the rows of a snapshot read from Redis, or why they cannot be used. */
-export type DecodedRows = { ok: true; rows: PolicyRows } | { ok: false; reason: string };
+export type DecodedRows =
+  | { ok: true; rows: PolicyRows }
+  | { ok: false; problem: SnapshotProblem; reason: string };
 
 /**
  * decodePolicyRows reads a snapshot written by `encodePolicyRows`, validated whole: text that is
@@ -64,13 +73,20 @@ export function decodePolicyRows(text: string): DecodedRows {
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, reason: "it is not JSON" };
+    return { ok: false, problem: "unreadable", reason: "it is not JSON" };
   }
   const format = (value as { format?: unknown } | null)?.format;
   if (format !== POLICY_ROWS_FORMAT) {
+    const older = typeof format === "number" && format < POLICY_ROWS_FORMAT;
+    const newer = typeof format === "number" && format > POLICY_ROWS_FORMAT;
     return {
       ok: false,
-      reason: `its format is ${JSON.stringify(format) ?? "missing"}, and this instance reads format ${POLICY_ROWS_FORMAT}: run the same version on the control plane and the edges`,
+      problem: older ? "older-format" : newer ? "newer-format" : "unreadable",
+      reason: `its format is ${JSON.stringify(format) ?? "missing"}, and this instance reads format ${POLICY_ROWS_FORMAT}: ${
+        older
+          ? "an earlier version of the control plane wrote it; a control plane of this version rewrites it"
+          : "run the same version on the control plane and the edges"
+      }`,
     };
   }
   const parsed = policyRowsSchema.safeParse(value);
@@ -78,6 +94,7 @@ export function decodePolicyRows(text: string): DecodedRows {
     const issue = parsed.error.issues[0];
     return {
       ok: false,
+      problem: "unreadable",
       reason: `${issue?.path.join(".") || "the snapshot"}: ${issue?.message ?? "invalid"}`,
     };
   }

@@ -52,6 +52,11 @@ describe("parseEnv", () => {
     });
   });
 
+  it("checks the policy snapshot in Redis every second by default, or as set", () => {
+    expect(parseEnv({}).SNAPSHOT_CHECK_INTERVAL_MS).toBe(1_000);
+    expect(parseEnv({ SNAPSHOT_CHECK_INTERVAL_MS: "250" }).SNAPSHOT_CHECK_INTERVAL_MS).toBe(250);
+  });
+
   it("reads the Redis settings", () => {
     expect(
       parseEnv({
@@ -83,6 +88,19 @@ describe("parseEnv", () => {
     [
       { USAGE_FLUSH_INTERVAL_MS: "soon" },
       "USAGE_FLUSH_INTERVAL_MS must be a whole number of milliseconds",
+    ],
+    [{ SNAPSHOT_CHECK_INTERVAL_MS: "50" }, "SNAPSHOT_CHECK_INTERVAL_MS must be at least 100"],
+    [
+      { SNAPSHOT_CHECK_INTERVAL_MS: "120000" },
+      "SNAPSHOT_CHECK_INTERVAL_MS must be at most 60000 (a minute)",
+    ],
+    [
+      { SNAPSHOT_CHECK_INTERVAL_MS: "0.5" },
+      "SNAPSHOT_CHECK_INTERVAL_MS must be a whole number of milliseconds",
+    ],
+    [
+      { SNAPSHOT_CHECK_INTERVAL_MS: "often" },
+      "SNAPSHOT_CHECK_INTERVAL_MS must be a whole number of milliseconds",
     ],
     [{ USAGE_MINUTE_RETENTION_DAYS: "0" }, "USAGE_MINUTE_RETENTION_DAYS must be at least 1"],
     [{ USAGE_HOUR_RETENTION_DAYS: "2.5" }, "USAGE_HOUR_RETENTION_DAYS must be a whole number"],

@@ -190,6 +190,58 @@ describe("edges: the data plane with no database, its policy from Redis", () => 
     expect(await page.text()).toContain(`href="${control.url}/"`);
   });
 
+  // Regression: after FLUSHALL with the control plane idle, a new edge answered 503 Policy not
+  // loaded for as long as nobody edited anything, and every edge's log began with a failure to
+  // read the snapshot logged before its connection was open, hiding the real cause.
+  it("after FLUSHALL with the control plane idle, a newly started edge is ready within 3 s, its log naming each state once", async () => {
+    const { customer } = await customerOn(2);
+    // The edges started with the suite logged no failure before their connection was open.
+    for (const edge of edges) {
+      expect(edge.instance.count("Could not read the policy snapshot")).toBe(0);
+      expect(edge.instance.count("Connecting to Redis at")).toBe(1);
+      expect(edge.instance.count("loaded from Redis")).toBe(1);
+    }
+    const admin = redis.client();
+    // Frozen, the control plane cannot rewrite the snapshot before the edge has looked.
+    control.instance.signal("SIGSTOP");
+    let fresh: Edge;
+    let took: number;
+    try {
+      await admin.flushall();
+      admin.disconnect();
+      const started = performance.now();
+      fresh = await startEdge("edge-fresh", "listening");
+      await until("the fresh edge finds no snapshot", 2_000, async () =>
+        fresh.instance.log().includes("Waiting for the policy snapshot: Redis holds none"),
+      );
+      const refused = await decide(fresh.url, { key: customer.apiKey, operation: "read" });
+      expect(refused.status).toBe(503);
+      control.instance.signal("SIGCONT");
+      await until("the fresh edge becomes ready", 3_000, async () => {
+        const res = await fetch(`${fresh.url}/api/health`);
+        return res.status === 200;
+      });
+      took = performance.now() - started;
+    } finally {
+      control.instance.signal("SIGCONT");
+    }
+    expect(took).toBeLessThanOrEqual(3_000);
+    const decided = await decide(fresh.url, { key: customer.apiKey, operation: "read" });
+    expect(decided.status).toBe(200);
+    expect(decided.body.allowed).toBe(true);
+    const log = fresh.instance.log();
+    const states = [
+      "Connecting to Redis at",
+      "Waiting for the policy snapshot: Redis holds none",
+      "loaded from Redis",
+    ];
+    for (const line of states) expect(fresh.instance.count(line)).toBe(1);
+    const at = states.map((line) => log.indexOf(line));
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+    expect(fresh.instance.count("Could not read the policy snapshot")).toBe(0);
+    expect(control.instance.count("Redis holds no policy snapshot at")).toBe(1);
+  });
+
   it("an edge started while Redis is down answers 503, and decides once Redis is back", async () => {
     const { customer } = await customerOn(3);
     await redis.stop();
@@ -224,17 +276,17 @@ describe("edges: the data plane with no database, its policy from Redis", () => 
   });
 
   it("killing the control plane leaves the edges deciding, and no edge opened a database", async () => {
-    const { customer } = await customerOn(4);
+    // One read per edge takes the whole limit.
+    const { customer } = await customerOn(edges.length);
     await control.instance.stop();
     for (const edge of edges) {
       const result = await decide(edge.url, { key: customer.apiKey, operation: "read" });
       expect(result.status).toBe(200);
       expect(result.body.reason).toBe("ok");
     }
-    // Four reads shared by three edges: the fifth anywhere is refused.
-    await decide((edges[0] as Edge).url, { key: customer.apiKey, operation: "read" });
-    const fifth = await decide((edges[1] as Edge).url, { key: customer.apiKey, operation: "read" });
-    expect(fifth.body.reason).toBe("rate_limited");
+    // The edges share the bucket: one more read, on any of them, is refused.
+    const more = await decide((edges[1] as Edge).url, { key: customer.apiKey, operation: "read" });
+    expect(more.body.reason).toBe("rate_limited");
     for (const edge of edges) {
       expect(existsSync(path.join(edge.dir, "ratekeeper.db"))).toBe(false);
       expect(readdirSync(edge.dir)).toEqual([]);

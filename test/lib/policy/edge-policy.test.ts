@@ -8,7 +8,7 @@ import { RedisSnapshots } from "@/lib/policy/redis-snapshot";
 import type { CustomerPolicy, PolicyRows } from "@/lib/policy/snapshot";
 import { encodePolicyRows } from "@/lib/policy/snapshot-codec";
 import { createEdgeRuntime, type EdgeRuntime } from "@/lib/runtime-edge";
-import { FakeClock } from "../../support/fake-clock";
+import { FakeClock, flush } from "../../support/fake-clock";
 import { type RedisServer, startRedisServer } from "../../support/redis-server";
 import { createTestRuntime, START_MS, type TestRuntime } from "../../support/runtime";
 
@@ -47,13 +47,18 @@ async function controlPlane(): Promise<TestRuntime> {
   return t;
 }
 
-/** edge is an edge on the same Redis and prefix; `checkMs: 0` leaves it no timer to lean on. */
-function edge(options: { clock?: FakeClock; lines?: string[] } = {}): EdgeRuntime {
+/**
+ * edge is an edge on the same Redis and prefix; `checkMs: 0` (the default here) leaves it no
+ * timer to lean on, and a period runs on `clock`.
+ */
+function edge(
+  options: { clock?: FakeClock; lines?: string[]; checkMs?: number } = {},
+): EdgeRuntime {
   const rt = createEdgeRuntime({
     redis: { url: server.url, prefix, timeoutMs: 1_000, decisionClock: options.clock },
     clock: options.clock,
     log: quietLog(options.lines),
-    checkMs: 0,
+    checkMs: options.checkMs ?? 0,
   });
   open.push(rt);
   return rt;
@@ -230,5 +235,155 @@ describe("an edge's policy", () => {
       timeout: 1_000,
       interval: 5,
     });
+  });
+});
+
+describe("an edge's log: what is true, once per change of state", () => {
+  const LOADED =
+    /^Policy snapshot version \d+, revision \d+, loaded from Redis \(1 customer\): deciding\.$/;
+
+  /** count is how many lines match `pattern`. */
+  function count(lines: string[], pattern: RegExp): number {
+    return lines.filter((line) => pattern.test(line)).length;
+  }
+
+  /**
+   * tickUntil moves the shared fake clock on by half a second at a time, letting the control
+   * plane's checks and the edge's run after each step, until `done`; it returns the time that
+   * took on the clock and fails past `limitMs`.
+   */
+  async function tickUntil(
+    t: TestRuntime,
+    rt: EdgeRuntime,
+    done: () => boolean,
+    limitMs: number,
+  ): Promise<number> {
+    const started = t.clock.now();
+    while (!done()) {
+      const elapsed = t.clock.now() - started;
+      if (elapsed >= limitMs) throw new Error(`not done within ${limitMs} ms of the clock`);
+      t.clock.advance(500);
+      await flush();
+      await t.runtime.snapshotWriter?.idle();
+      await rt.edgePolicy.settled();
+    }
+    return t.clock.now() - started;
+  }
+
+  // Regression: every edge logged "Could not read the policy snapshot… decisions answer 503"
+  // before its Redis connection was open, then that the snapshot could be read again.
+  it("logs no failure to read the snapshot before its Redis connection is open (no crying wolf)", async () => {
+    await controlPlane();
+    const lines: string[] = [];
+    const rt = edge({ lines });
+    await rt.ready();
+    expect(lines).toEqual([
+      "Edge: deciding on the policy the control plane writes to Redis; no database.",
+      `Connecting to Redis at ${server.url} for the policy snapshot; decisions answer 503 until one is loaded.`,
+      `Buckets are in Redis at ${server.url}, shared with every instance using it.`,
+      expect.stringMatching(LOADED),
+    ]);
+  });
+
+  // Regression: after FLUSHALL with the control plane idle, an edge started then answered 503
+  // for as long as nobody edited anything, and its log never named the cause.
+  it("an edge started after FLUSHALL with the control plane idle is ready within 3 s, its log naming each state once", async () => {
+    const t = await controlPlane();
+    await t.runtime.snapshotWriter?.idle();
+    await server.client().flushall();
+    const lines: string[] = [];
+    const rt = edge({ clock: t.clock, lines, checkMs: 1_000 });
+    // Once its connection is open, the edge looks and finds nothing to load.
+    await vi.waitFor(() => expect(lines.join("\n")).toContain("Buckets are in Redis"));
+    rt.edgePolicy.check();
+    await rt.edgePolicy.settled();
+    expect(rt.policy.loaded).toBe(false);
+    const took = await tickUntil(t, rt, () => rt.policy.loaded, 3_000);
+    expect(took).toBeLessThanOrEqual(3_000);
+    expect(rt.edgePolicy.status).toBe("current");
+    expect(lines).toEqual([
+      "Edge: deciding on the policy the control plane writes to Redis; no database.",
+      `Connecting to Redis at ${server.url} for the policy snapshot; decisions answer 503 until one is loaded.`,
+      `Buckets are in Redis at ${server.url}, shared with every instance using it.`,
+      `Waiting for the policy snapshot: Redis holds none at ${prefix}:{policy}:snapshot (the control plane writes it at start and whenever it finds it missing: is one running on this Redis, with this REDIS_PREFIX?); decisions answer 503 until it is written.`,
+      expect.stringMatching(LOADED),
+    ]);
+    expect(count(t.lines, /^Redis holds no policy snapshot at /)).toBe(1);
+  });
+
+  it("says why while Redis refuses the connection, then loads the snapshot once Redis is back", async () => {
+    const t = await controlPlane();
+    await server.stop();
+    const lines: string[] = [];
+    const rt = edge({ clock: t.clock, lines, checkMs: 1_000 });
+    await vi.waitFor(async () => {
+      t.clock.advance(1_000);
+      await flush();
+      await rt.edgePolicy.settled();
+      expect(rt.edgePolicy.status).toBe("unreachable");
+    });
+    expect(lines.at(-1)).toMatch(
+      /^Redis is unreachable \(connect ECONNREFUSED 127\.0\.0\.1:\d+\): decisions answer 503 until it answers and holds the policy snapshot, tried again every second\.$/,
+    );
+    // Still refused: nothing more to say.
+    for (let i = 0; i < 3; i++) {
+      t.clock.advance(1_000);
+      await flush();
+      await rt.edgePolicy.settled();
+    }
+    expect(count(lines, /^Redis is unreachable/)).toBe(1);
+    // Redis comes back empty: the control plane writes the snapshot again, the edge loads it.
+    await server.start();
+    await vi.waitFor(() => expect(rt.edgePolicy.status).not.toBe("unreachable"), {
+      timeout: 3_000,
+    });
+    await tickUntil(t, rt, () => rt.policy.loaded, 3_000);
+    expect(count(lines, /^Connecting to Redis/)).toBe(1);
+    expect(count(lines, /^Waiting for the policy snapshot/)).toBeLessThanOrEqual(1);
+    expect(count(lines, LOADED)).toBe(1);
+    expect(lines.at(-1)).toMatch(LOADED);
+  });
+
+  it("waits on a snapshot in an earlier version's format, and loads the control plane's rewrite", async () => {
+    const t = await controlPlane();
+    await t.runtime.snapshotWriter?.idle();
+    const snapshots = new RedisSnapshots(server.client(), prefix);
+    const revision = t.runtime.policy.state?.revision ?? 0;
+    const earlier = JSON.stringify({ ...JSON.parse(encodePolicyRows(rows())), format: 0 });
+    await snapshots.write(earlier, revision, START_MS, true, 0);
+    const lines: string[] = [];
+    const rt = edge({ clock: t.clock, lines, checkMs: 1_000 });
+    await vi.waitFor(() => expect(rt.edgePolicy.status).toBe("unusable"));
+    expect(lines.at(-1)).toBe(
+      "Waiting for the policy snapshot in this version's format: the one in Redis (version 3) cannot be used: its format is 0, and this instance reads format 1: an earlier version of the control plane wrote it; a control plane of this version rewrites it; decisions answer 503 until it is rewritten.",
+    );
+    await tickUntil(t, rt, () => rt.policy.loaded, 3_000);
+    // The control plane's rows (its demo customer), not the earlier version's (customer 7).
+    expect(rt.policy.snapshot.byId.has(t.demoId)).toBe(true);
+    expect(rt.policy.snapshot.byId.has(7)).toBe(false);
+    expect(count(lines, /^Waiting for the policy snapshot/)).toBe(1);
+    expect(lines.at(-1)).toMatch(LOADED);
+  });
+
+  it("keeps deciding when Redis loses the snapshot, says so once, and follows the rewrite", async () => {
+    const t = await controlPlane();
+    const lines: string[] = [];
+    const rt = edge({ clock: t.clock, lines, checkMs: 1_000 });
+    await rt.ready();
+    const held = rt.edgePolicy.stamp;
+    await server.client().flushall();
+    rt.edgePolicy.check();
+    await rt.edgePolicy.settled();
+    expect(rt.edgePolicy.status).toBe("missing");
+    expect(lines.at(-1)).toMatch(
+      /^Redis no longer holds the policy snapshot \(.*\): this edge keeps deciding on the policy it has \(version \d+, revision \d+\) until the control plane writes it again\.$/,
+    );
+    expect(rt.policy.loaded).toBe(true);
+    await tickUntil(t, rt, () => rt.edgePolicy.status === "current", 3_000);
+    expect(rt.edgePolicy.stamp?.generation).not.toBe(held?.generation);
+    expect(lines.at(-1)).toMatch(
+      /^The policy snapshot in Redis can be read again: version 1, revision \d+, is followed\.$/,
+    );
+    expect(count(lines, /^Redis no longer holds/)).toBe(1);
   });
 });

@@ -100,6 +100,21 @@ describe("the policy snapshot's form in Redis", () => {
     expect(decoded.ok ? "" : decoded.reason).toContain(reason);
   });
 
+  it.each([
+    ["text that is not JSON", "{", "unreadable"],
+    ["a format that is not a number", { format: "1" }, "unreadable"],
+    ["an earlier version's format", { format: POLICY_ROWS_FORMAT - 1 }, "older-format"],
+    ["a later version's format", { format: POLICY_ROWS_FORMAT + 1 }, "newer-format"],
+    ["a field out of place", { extra: true }, "unreadable"],
+  ])("says what is wrong with %s", (_what, change, problem) => {
+    const text =
+      typeof change === "string"
+        ? change
+        : JSON.stringify({ ...JSON.parse(encodePolicyRows(rows())), ...change });
+    const decoded = decodePolicyRows(text);
+    expect(decoded.ok ? undefined : decoded.problem).toBe(problem);
+  });
+
   it("names its format, so an edge can refuse a newer control plane's", () => {
     expect(JSON.parse(encodePolicyRows(rows())).format).toBe(POLICY_ROWS_FORMAT);
   });
