@@ -93,9 +93,17 @@ export function vacuumInto(sqlite: Database.Database, file: string): void {
   sqlite.prepare("VACUUM INTO ?").run(file);
 }
 
-/** integrityProblems runs `PRAGMA integrity_check`: the problems it finds, none for a sound file. */
+/**
+ * integrityProblems runs `PRAGMA integrity_check`: the problems it finds (or the error it stops
+ * on, for damage it cannot walk past), none for a sound file.
+ */
 export function integrityProblems(sqlite: Database.Database): string[] {
-  const rows = sqlite.pragma("integrity_check") as { integrity_check: string }[];
+  let rows: { integrity_check: string }[];
+  try {
+    rows = sqlite.pragma("integrity_check") as { integrity_check: string }[];
+  } catch (error) {
+    return [messageOf(error)];
+  }
   const problems = rows.map((row) => row.integrity_check);
   return problems.length === 1 && problems[0] === "ok" ? [] : problems;
 }
@@ -144,44 +152,35 @@ export function countRows(sqlite: Database.Database): DatabaseCounts {
 }
 
 /**
- * databaseInUse tells whether another connection (a running server, another tool) has the
- * database at `file` open: it asks SQLite for an exclusive lock, which any open connection in
- * WAL mode prevents, and lets go at once. A file that is not a database is not in use.
+ * DatabaseState is what settleDatabase found: another connection has the database open
+ * ("in-use"), it was idle and its log is now folded into its main file ("settled"), or SQLite
+ * cannot read it ("unreadable": damaged, or not a database).
  */
-export function databaseInUse(file: string): boolean {
+export type DatabaseState = "in-use" | "settled" | "unreadable";
+
+/**
+ * settleDatabase tells whether another connection (a running server, another tool) has the
+ * database at `file` open, by asking SQLite for an exclusive lock, which any open connection in
+ * WAL mode prevents. When it gets the lock it is the last connection, and closing it does what
+ * SQLite's last close does: a final checkpoint, then the -wal and -shm files are deleted, so
+ * the main file alone holds every committed write.
+ */
+export function settleDatabase(file: string): DatabaseState {
   let sqlite: Database.Database;
   try {
     sqlite = new Database(file, { fileMustExist: true, timeout: 0 });
   } catch {
-    return false;
+    return "unreadable";
   }
   try {
     sqlite.pragma("locking_mode = EXCLUSIVE");
     sqlite.exec("BEGIN EXCLUSIVE");
     sqlite.exec("COMMIT");
-    return false;
+    return "settled";
   } catch (error) {
-    return (error as { code?: string }).code === "SQLITE_BUSY";
+    return (error as { code?: string }).code === "SQLITE_BUSY" ? "in-use" : "unreadable";
   } finally {
     sqlite.close();
-  }
-}
-
-/**
- * checkpointDatabase folds the database's write-ahead log into its main file and closes it, so
- * the file alone holds every committed write. It returns false when the file cannot be opened
- * or checkpointed (a damaged database): its -wal must then travel with it.
- */
-export function checkpointDatabase(file: string): boolean {
-  let sqlite: Database.Database | undefined;
-  try {
-    sqlite = new Database(file, { fileMustExist: true, timeout: 0 });
-    const [result] = sqlite.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
-    return result?.busy === 0;
-  } catch {
-    return false;
-  } finally {
-    sqlite?.close();
   }
 }
 
