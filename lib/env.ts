@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parsePeriod } from "@/lib/limiter";
 import { ROLES } from "@/lib/vocabulary";
 
 const REDIS_URL_PATTERN = /^rediss?:\/\/\S+$/;
@@ -32,6 +33,35 @@ const clusterNodes = z
     }
   });
 
+/** BACKUP_INTERVAL_BOUNDS are the shortest and longest time between scheduled backups, in ms. */
+export const BACKUP_INTERVAL_BOUNDS = { min: 60_000, max: 7 * 86_400_000 } as const;
+
+/** blankIsUnset reads an empty or blank variable as unset. */
+const blankIsUnset = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+
+/** backupInterval reads BACKUP_INTERVAL, a duration such as "30m", "6h" or "1d", as milliseconds. */
+const backupInterval = z.string().transform((value, ctx) => {
+  let ms: number;
+  try {
+    ms = parsePeriod(value.trim() as `${number}m`);
+  } catch {
+    ctx.addIssue({
+      code: "custom",
+      message: `BACKUP_INTERVAL must be a whole number and a unit (s, m, h or d), such as 30m, 6h or 1d; got "${value}"`,
+    });
+    return z.NEVER;
+  }
+  if (ms < BACKUP_INTERVAL_BOUNDS.min || ms > BACKUP_INTERVAL_BOUNDS.max) {
+    ctx.addIssue({
+      code: "custom",
+      message: `BACKUP_INTERVAL must be between 1m and 7d; got "${value}"`,
+    });
+    return z.NEVER;
+  }
+  return ms;
+});
+
 const envSchema = z
   .object({
     RATEKEEPER_ROLE: z
@@ -59,6 +89,17 @@ const envSchema = z
         .optional(),
     ),
     DATABASE_PATH: z.string().min(1).default("data/ratekeeper.db"),
+    BACKUP_DIR: z.preprocess(blankIsUnset, z.string().trim().optional()),
+    BACKUP_INTERVAL: z.preprocess(blankIsUnset, backupInterval.optional()),
+    BACKUP_KEEP: z.preprocess(
+      blankIsUnset,
+      z.coerce
+        .number({ message: "BACKUP_KEEP must be a whole number of backups" })
+        .int("BACKUP_KEEP must be a whole number of backups")
+        .min(1, "BACKUP_KEEP must be at least 1")
+        .max(10_000, "BACKUP_KEEP must be at most 10000")
+        .optional(),
+    ),
     ADMIN_PASSWORD: z
       .string()
       .min(8, "ADMIN_PASSWORD must be at least 8 characters")
@@ -167,6 +208,24 @@ const envSchema = z
         code: "custom",
         path: ["REDIS_CLUSTER_NODES"],
         message: "set REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster), not both",
+      });
+    }
+    if (env.BACKUP_DIR === undefined) {
+      for (const name of ["BACKUP_INTERVAL", "BACKUP_KEEP"] as const) {
+        if (env[name] !== undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: [name],
+            message: `${name} is set but BACKUP_DIR is not: set BACKUP_DIR to turn scheduled backups on, or unset ${name}`,
+          });
+        }
+      }
+    } else if (env.RATEKEEPER_ROLE === "edge") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["BACKUP_DIR"],
+        message:
+          "an edge has no database to back up: set BACKUP_DIR on the full app (the control plane)",
       });
     }
     if (
