@@ -4,9 +4,16 @@ import { seedDemo, seedPlans } from "@/db/seed";
 import { OperatorAuth } from "@/lib/auth/operator";
 import { ServiceTokenRefusals } from "@/lib/auth/service-token-refusals";
 import { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
+import { writeBackupInWorker } from "@/lib/backup/backup-in-worker";
+import {
+  BackupSchedule,
+  type BackupSettings,
+  backupSettingsOf,
+} from "@/lib/backup/backup-schedule";
 import { appClock } from "@/lib/clock";
 import { getEnv } from "@/lib/env";
 import { type Clock, Limiter, limit } from "@/lib/limiter";
+import { sleepWithTimer } from "@/lib/limiter/clock";
 import { consoleLogger, type Logger } from "@/lib/log";
 import type { Metrics } from "@/lib/metrics";
 import { generateApiKey } from "@/lib/policy/api-key";
@@ -96,6 +103,8 @@ export interface Runtime extends DataPlaneRuntime {
   auth: OperatorAuth;
   /** loginLimiter slows password guessing: 10 failed attempts a minute per client address. */
   loginLimiter: Limiter<string, string>;
+  /** backups takes the scheduled backups (BACKUP_DIR); undefined when they are off. */
+  backups: BackupSchedule | undefined;
 }
 
 /** RuntimeOptions configure a runtime; tests pass a temporary file and a fake clock. */
@@ -116,6 +125,11 @@ export interface RuntimeOptions {
    * flush by hand.
    */
   tokenUseFlushIntervalMs?: number;
+  /**
+   * backups, when set, backs the database up on a schedule into a directory, in a worker thread
+   * (see lib/backup); off by default.
+   */
+  backups?: BackupSettings;
 }
 
 /**
@@ -194,7 +208,21 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     settings: { ...DEFAULT_USAGE_SETTINGS, ...settings },
   });
   if (timers) usage.start();
+  const backups = options.backups
+    ? new BackupSchedule({
+        ...options.backups,
+        clock: { now: () => clock.now(), sleep: (ms, signal) => sleepOf(clock)(ms, signal) },
+        log,
+        write: (target, signal) =>
+          writeBackupInWorker({ source: options.databasePath, target }, signal),
+      })
+    : undefined;
+  if (backups) {
+    metrics.watchBackups(backups);
+    backups.start();
+  }
   const close = () => {
+    void backups?.stop();
     usage.halt();
     clearInterval(tokenUseTimer);
     serviceTokenUsage.flush(clock.now(), true);
@@ -221,15 +249,22 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     serviceTokenUsage,
     serviceTokenRefusals,
     loginLimiter,
+    backups,
     async ready() {
       await Promise.all([decisions.ready(), sync?.subscribed]);
     },
     async shutdown() {
+      await backups?.stop();
       await usage.stop();
       close();
     },
     close,
   };
+}
+
+/** sleepOf is how a clock lets time pass: its own sleep (a fake clock's), or a real timer. */
+function sleepOf(clock: Clock): (ms: number, signal?: AbortSignal) => Promise<void> {
+  return clock.sleep ? clock.sleep.bind(clock) : sleepWithTimer;
 }
 
 const globalRef = globalThis as typeof globalThis & { __ratekeeperRuntime?: Runtime };
@@ -247,6 +282,7 @@ export function getRuntime(): Runtime {
       redis: redisOptionsOf(env),
       usage: usageSettingsOf(env),
       demo: env.RATEKEEPER_DEMO === "on",
+      backups: backupSettingsOf(env),
     });
   }
   return globalRef.__ratekeeperRuntime;
