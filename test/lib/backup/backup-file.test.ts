@@ -63,6 +63,19 @@ describe("writeBackup", () => {
     expect(readdirSync(dir)).toEqual(["copy.db"]);
   });
 
+  // A copy of the main file alone is not a backup: committed writes wait in the -wal until a
+  // checkpoint folds them in.
+  it("holds the writes still in the write-ahead log, not yet in the main file", () => {
+    t.runtime.sqlite.pragma("wal_checkpoint(TRUNCATE)");
+    t.runtime.sqlite.pragma("wal_autocheckpoint = 0");
+    for (let i = 0; i < 10; i++) t.addCustomer("free", `In the log ${i}`);
+    const target = path.join(dir, "copy.db");
+    expect(writeBackup(t.databasePath, target).counts.customers).toBe(11);
+    expect(
+      rows(target, "SELECT count(*) AS n FROM customers WHERE name LIKE 'In the log %'"),
+    ).toEqual([{ n: 10 }]);
+  });
+
   it("refuses to replace an existing file unless told to, and then replaces it whole", () => {
     const target = path.join(dir, "copy.db");
     writeFileSync(target, "precious");
