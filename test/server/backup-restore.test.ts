@@ -5,7 +5,7 @@
 // usage and audit log, with no gap in the audit log.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -280,6 +280,68 @@ describe("a backup taken while a client keeps creating customers", () => {
       const decision = await decide(restored.url, service.token, acme.apiKey);
       expect(decision.status).toBe(200);
       expect(decision.body).toMatchObject({ allowed: true, customer: { id: acme.id } });
+    },
+    BUILD_TIMEOUT_MS,
+  );
+});
+
+describe("a server with scheduled backups (BACKUP_DIR)", () => {
+  it(
+    "takes its first backup at start from the bundle's worker, and reports it at /api/metrics",
+    async () => {
+      const backups = path.join(dir, "scheduled");
+      const server = await startRatekeeper({
+        DATABASE_PATH: path.join(dir, "scheduled-app", "ratekeeper.db"),
+        BACKUP_DIR: backups,
+        BACKUP_INTERVAL: "6h",
+        BACKUP_KEEP: "3",
+      });
+      try {
+        await expect
+          .poll(() => server.instance.count("Backup written: "), { timeout: 20_000 })
+          .toBe(1);
+        const log = server.instance.log();
+        expect(log).toContain(
+          `Scheduled backups: every 6 h into ${backups}, keeping the newest 3.`,
+        );
+        const written = /Backup written: (\S+) \(/.exec(log)?.[1] as string;
+        expect(path.dirname(written)).toBe(backups);
+        expect(path.basename(written)).toMatch(/^ratekeeper-\d{8}T\d{6}Z\.db$/);
+        const copy = new Database(written, { readonly: true });
+        expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
+        copy.close();
+        const metrics = await (await fetch(`${server.url}/api/metrics`)).text();
+        expect(metrics).toMatch(/\nratekeeper_backup_last_success_age_seconds \d/);
+        expect(metrics).toContain("\nratekeeper_backup_failures_total 0\n");
+      } finally {
+        await server.stop();
+      }
+    },
+    BUILD_TIMEOUT_MS,
+  );
+
+  it(
+    "keeps serving when a backup fails, says so loudly in its log, and counts it",
+    async () => {
+      // A file where BACKUP_DIR should be a directory: every backup fails.
+      const blocked = path.join(dir, "not-a-directory");
+      writeFileSync(blocked, "");
+      const server = await startRatekeeper({
+        DATABASE_PATH: path.join(dir, "failing-app", "ratekeeper.db"),
+        BACKUP_DIR: blocked,
+      });
+      try {
+        await expect
+          .poll(() => server.instance.count("BACKUP FAILED: could not write "), { timeout: 20_000 })
+          .toBe(1);
+        expect(server.instance.log()).toContain(`${blocked} is not a directory`);
+        const metrics = await (await fetch(`${server.url}/api/metrics`)).text();
+        expect(metrics).toContain("\nratekeeper_backup_failures_total 1\n");
+        expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+        expect(server.instance.exitCode()).toBeNull();
+      } finally {
+        await server.stop();
+      }
     },
     BUILD_TIMEOUT_MS,
   );
