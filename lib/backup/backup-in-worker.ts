@@ -1,3 +1,5 @@
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { BackupReport } from "./backup-file";
 import type { BackupAnswer, BackupRequest } from "./backup-worker";
@@ -5,17 +7,22 @@ import type { BackupAnswer, BackupRequest } from "./backup-worker";
 /** BUNDLED_WORKER is the worker's file beside dist/server.mjs (scripts/build-server.mjs). */
 const BUNDLED_WORKER = "backup-worker.mjs";
 
+/** besideThisModule is the path of `name` in this module's directory (dist/ once bundled). */
+function besideThisModule(name: string): string {
+  return path.join(path.dirname(fileURLToPath(import.meta.url)), name);
+}
+
 /**
  * workerEntry finds the worker's code: beside the bundle that runs (dist/), or, running from
  * source (tests, `npm run dev`), the TypeScript file, imported through tsx's API (a worker
- * does not inherit the loader the main thread runs TypeScript with). The URL is built from a
- * variable, not the `new URL("…", import.meta.url)` form bundlers rewrite: Next bundles this
- * module too (through the runtime) but never starts a backup.
+ * does not inherit the loader the main thread runs TypeScript with). Paths are built at run
+ * time, never as `new URL("…", import.meta.url)`, which bundlers resolve at build time: Next
+ * bundles this module too (through the runtime) but never starts a backup.
  */
-function workerEntry(): { entry: URL | string; eval: boolean } {
-  const here = import.meta.url;
-  if (!here.endsWith(".ts")) return { entry: new URL(BUNDLED_WORKER, here), eval: false };
-  const source = JSON.stringify(new URL("backup-worker.ts", here).href);
+function workerEntry(): { entry: string; eval: boolean } {
+  if (!import.meta.url.endsWith(".ts"))
+    return { entry: besideThisModule(BUNDLED_WORKER), eval: false };
+  const source = JSON.stringify(pathToFileURL(besideThisModule("backup-worker.ts")).href);
   return {
     entry: `import("tsx/esm/api").then((tsx) => tsx.tsImport(${source}, ${source}))`,
     eval: true,
