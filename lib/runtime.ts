@@ -211,7 +211,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const backups = options.backups
     ? new BackupSchedule({
         ...options.backups,
-        clock: { now: () => clock.now(), sleep: (ms, signal) => sleepOf(clock)(ms, signal) },
+        clock: { now: () => clock.now(), sleep: sleepOf(clock) },
         log,
         write: (target, signal) =>
           writeBackupInWorker({ source: options.databasePath, target }, signal),

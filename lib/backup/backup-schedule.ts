@@ -94,7 +94,10 @@ export class BackupSchedule {
       );
     }
     this.clearStaleTemps();
-    this.loop = this.run(newest);
+    // run catches what a backup throws; this is for the unforeseen, which must not end the server.
+    this.loop = this.run(newest).catch((error: unknown) => {
+      log.error("BACKUP SCHEDULE STOPPED: no more scheduled backups until a restart", error);
+    });
   }
 
   /** stop ends the schedule: the wait for the next backup, and a backup under way. */
