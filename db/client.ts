@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { MIGRATIONS_FOLDER } from "./migrations-folder";
 import * as schema from "./schema";
 
 /** Db is the drizzle handle over one SQLite file; `$client` is its better-sqlite3 connection. */
@@ -19,8 +20,7 @@ export interface OpenedDatabase {
   created: boolean;
 }
 
-/** MIGRATIONS_FOLDER is where drizzle-kit writes the committed SQL migrations. */
-export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
+export { MIGRATIONS_FOLDER };
 
 /**
  * openDatabase opens (creating if needed) the SQLite file at `file`, in WAL mode with foreign

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parsePeriod } from "@/lib/limiter";
 import { ROLES } from "@/lib/vocabulary";
 
 const REDIS_URL_PATTERN = /^rediss?:\/\/\S+$/;
@@ -32,6 +33,31 @@ const clusterNodes = z
     }
   });
 
+/** BACKUP_INTERVAL_BOUNDS are the shortest and longest time between scheduled backups, in ms. */
+export const BACKUP_INTERVAL_BOUNDS = { min: 60_000, max: 7 * 86_400_000 } as const;
+
+/** backupInterval reads BACKUP_INTERVAL, a duration such as "30m", "6h" or "1d", as milliseconds. */
+const backupInterval = z.string().transform((value, ctx) => {
+  let ms: number;
+  try {
+    ms = parsePeriod(value.trim() as `${number}m`);
+  } catch {
+    ctx.addIssue({
+      code: "custom",
+      message: `BACKUP_INTERVAL must be a whole number and a unit (s, m, h or d), such as 30m, 6h or 1d; got "${value}"`,
+    });
+    return z.NEVER;
+  }
+  if (ms < BACKUP_INTERVAL_BOUNDS.min || ms > BACKUP_INTERVAL_BOUNDS.max) {
+    ctx.addIssue({
+      code: "custom",
+      message: `BACKUP_INTERVAL must be between 1m and 7d; got "${value}"`,
+    });
+    return z.NEVER;
+  }
+  return ms;
+});
+
 const envSchema = z
   .object({
     RATEKEEPER_ROLE: z
@@ -56,6 +82,14 @@ const envSchema = z
       .transform((value) => value.replace(/\/+$/, ""))
       .optional(),
     DATABASE_PATH: z.string().default("data/ratekeeper.db"),
+    BACKUP_DIR: z.string().trim().optional(),
+    BACKUP_INTERVAL: backupInterval.optional(),
+    BACKUP_KEEP: z.coerce
+      .number({ message: "BACKUP_KEEP must be a whole number of backups" })
+      .int("BACKUP_KEEP must be a whole number of backups")
+      .min(1, "BACKUP_KEEP must be at least 1")
+      .max(10_000, "BACKUP_KEEP must be at most 10000")
+      .optional(),
     ADMIN_PASSWORD: z.string().min(8, "ADMIN_PASSWORD must be at least 8 characters").optional(),
     REDIS_URL: z
       .string()
@@ -171,6 +205,24 @@ const envSchema = z
         path: ["REDIS_CLUSTER_NODES"],
         message:
           "REDIS_URL and REDIS_CLUSTER_NODES are both set: set REDIS_URL (one server) or REDIS_CLUSTER_NODES (a cluster), not both",
+      });
+    }
+    if (env.BACKUP_DIR === undefined) {
+      for (const name of ["BACKUP_INTERVAL", "BACKUP_KEEP"] as const) {
+        if (env[name] !== undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: [name],
+            message: `${name} is set without a backup directory: set BACKUP_DIR to turn scheduled backups on, or unset it`,
+          });
+        }
+      }
+    } else if (env.RATEKEEPER_ROLE === "edge") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["BACKUP_DIR"],
+        message:
+          "BACKUP_DIR is for the full app (the control plane): an edge has no database to back up",
       });
     }
     if (

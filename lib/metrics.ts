@@ -21,6 +21,14 @@ export interface UsageFlushHealth {
   pendingRows(): number;
 }
 
+/** BackupHealth is what scheduled backups report to the scrape, read at each scrape. */
+export interface BackupHealth {
+  /** lastSuccessAgeSeconds is how long ago the newest backup was taken (or the instance started). */
+  lastSuccessAgeSeconds(): number;
+  /** failures counts the scheduled backups that failed since the instance started. */
+  failures(): number;
+}
+
 /**
  * UPSTREAM_ERROR_KINDS are how the gateway's upstream can fail: it could not be connected to
  * (refused, no such host, unreachable), did not answer in time or fell silent ("timeout"), cut
@@ -54,6 +62,11 @@ export interface Metrics {
   usageFlushFailed(sink: UsageSink): void;
   /** watchUsage makes the scrape report the usage flush's health. */
   watchUsage(health: UsageFlushHealth): void;
+  /**
+   * watchBackups makes the scrape report scheduled backups (their series exist only with
+   * BACKUP_DIR set): the newest one's age and the failures.
+   */
+  watchBackups(health: BackupHealth): void;
   /** serviceTokenRefused counts one decision call refused for its service token, by reason. */
   serviceTokenRefused(reason: ServiceTokenRefusal): void;
   /** gatewayUpstreamError counts one failure of the gateway's upstream, by kind. */
@@ -211,6 +224,25 @@ export function createMetrics(
     },
     watchUsage(watched) {
       health = watched;
+    },
+    watchBackups(backups) {
+      new Gauge({
+        name: "ratekeeper_backup_last_success_age_seconds",
+        help: "Seconds since the newest scheduled backup was taken (found in BACKUP_DIR, or since start with none).",
+        registers: [registry],
+        collect() {
+          this.set(backups.lastSuccessAgeSeconds());
+        },
+      });
+      new Counter({
+        name: "ratekeeper_backup_failures_total",
+        help: "Scheduled backups that failed (each logged as an error and tried again).",
+        registers: [registry],
+        collect() {
+          this.reset();
+          this.inc(backups.failures());
+        },
+      });
     },
     serviceTokenRefused(reason) {
       tokenRefusals.set(reason, (tokenRefusals.get(reason) ?? 0) + 1);

@@ -4,9 +4,16 @@ import { seedDemo, seedPlans } from "@/db/seed";
 import { OperatorAuth } from "@/lib/auth/operator";
 import { ServiceTokenRefusals } from "@/lib/auth/service-token-refusals";
 import { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
+import { writeBackupInWorker } from "@/lib/backup/backup-in-worker";
+import {
+  BackupSchedule,
+  type BackupSettings,
+  backupSettingsOf,
+} from "@/lib/backup/backup-schedule";
 import { appClock } from "@/lib/clock";
 import { getEnv } from "@/lib/env";
 import { type Clock, Limiter, limit } from "@/lib/limiter";
+import { sleepWithTimer } from "@/lib/limiter/clock";
 import { consoleLogger, type Logger } from "@/lib/log";
 import type { Metrics } from "@/lib/metrics";
 import { generateApiKey } from "@/lib/policy/api-key";
@@ -101,6 +108,8 @@ export interface Runtime extends DataPlaneRuntime {
    * without): written at each edit and reconnection, checked every `snapshotCheckMs`.
    */
   snapshotWriter: SnapshotWriter | undefined;
+  /** backups takes the scheduled backups (BACKUP_DIR); undefined when they are off. */
+  backups: BackupSchedule | undefined;
 }
 
 /** RuntimeOptions configure a runtime; tests pass a temporary file and a fake clock. */
@@ -123,10 +132,15 @@ export interface RuntimeOptions {
   tokenUseFlushIntervalMs?: number;
   /**
    * snapshotCheckMs is how often, in ms of `clock`, the control plane checks that Redis holds its
-   * policy snapshot and rewrites it when it is missing or older (SNAPSHOT_CHECK_MS, 1 s, by
+   * policy snapshot and rewrites it when it is missing or older (SNAPSHOT_CHECK_INTERVAL_MS, 1 s, by
    * default; 0 starts no check: tests call the writer's `verify`). With Redis only.
    */
   snapshotCheckMs?: number;
+  /**
+   * backups, when set, backs the database up on a schedule into a directory, in a worker thread
+   * (see lib/backup); off by default.
+   */
+  backups?: BackupSettings;
 }
 
 /**
@@ -206,7 +220,21 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     settings: { ...DEFAULT_USAGE_SETTINGS, ...settings },
   });
   if (timers) usage.start();
+  const backups = options.backups
+    ? new BackupSchedule({
+        ...options.backups,
+        clock: { now: () => clock.now(), sleep: sleepOf(clock) },
+        log,
+        write: (target, signal) =>
+          writeBackupInWorker({ source: options.databasePath, target }, signal),
+      })
+    : undefined;
+  if (backups) {
+    metrics.watchBackups(backups);
+    backups.start();
+  }
   const close = () => {
+    void backups?.stop();
     usage.halt();
     clearInterval(tokenUseTimer);
     serviceTokenUsage.flush(clock.now(), true);
@@ -234,15 +262,22 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     serviceTokenRefusals,
     loginLimiter,
     snapshotWriter: writer,
+    backups,
     async ready() {
       await Promise.all([decisions.ready(), sync?.subscribed]);
     },
     async shutdown() {
+      await backups?.stop();
       await usage.stop();
       close();
     },
     close,
   };
+}
+
+/** sleepOf is how a clock lets time pass: its own sleep (a fake clock's), or a real timer. */
+function sleepOf(clock: Clock): (ms: number, signal?: AbortSignal) => Promise<void> {
+  return clock.sleep ? clock.sleep.bind(clock) : sleepWithTimer;
 }
 
 const globalRef = globalThis as typeof globalThis & { __ratekeeperRuntime?: Runtime };
@@ -261,6 +296,7 @@ export function getRuntime(): Runtime {
       usage: usageSettingsOf(env),
       demo: env.RATEKEEPER_DEMO === "on",
       snapshotCheckMs: env.SNAPSHOT_CHECK_INTERVAL_MS,
+      backups: backupSettingsOf(env),
     });
   }
   return globalRef.__ratekeeperRuntime;

@@ -1,10 +1,13 @@
 // Bundles the server entry (server/main.ts and the lib/ code it uses) into dist/server.mjs for
-// `npm start`. Packages stay external: they load from node_modules at run time, as Next's do.
+// `npm start`, and beside it dist/backup-worker.mjs, the worker thread scheduled backups run in
+// (lib/backup/backup-in-worker.ts finds it there). Packages stay external: they load from
+// node_modules at run time, as Next's do.
 import { build } from "esbuild";
 
 await build({
-  entryPoints: ["server/main.ts"],
-  outfile: "dist/server.mjs",
+  entryPoints: { server: "server/main.ts", "backup-worker": "lib/backup/backup-worker.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".mjs" },
   bundle: true,
   platform: "node",
   format: "esm",

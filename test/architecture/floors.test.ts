@@ -12,6 +12,7 @@ const FLOORS: [prefix: string, floor: number][] = [
   ["lib/data-plane/", 4],
   ["lib/runtime", 3],
   ["lib/admin/", 2],
+  ["lib/backup/", 2],
   ["lib/policy/", 2],
   ["lib/usage/", 2],
   ["lib/auth/", 2],

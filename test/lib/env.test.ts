@@ -267,3 +267,54 @@ describe("parseEnv: empty values and messages", () => {
     }
   });
 });
+
+describe("scheduled backups' settings", () => {
+  it("are off by default, and read BACKUP_DIR, BACKUP_INTERVAL (a duration) and BACKUP_KEEP", () => {
+    const off = parseEnv({ BACKUP_DIR: " " });
+    expect([off.BACKUP_DIR, off.BACKUP_INTERVAL, off.BACKUP_KEEP]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(
+      parseEnv({ BACKUP_DIR: "/var/backups/ratekeeper", BACKUP_INTERVAL: "6h", BACKUP_KEEP: "28" }),
+    ).toMatchObject({
+      BACKUP_DIR: "/var/backups/ratekeeper",
+      BACKUP_INTERVAL: 6 * 3_600_000,
+      BACKUP_KEEP: 28,
+    });
+    expect(parseEnv({ BACKUP_DIR: "b", BACKUP_INTERVAL: " 30m " }).BACKUP_INTERVAL).toBe(1_800_000);
+    expect(parseEnv({ BACKUP_DIR: "b", BACKUP_INTERVAL: "1m" }).BACKUP_INTERVAL).toBe(60_000);
+    expect(parseEnv({ BACKUP_DIR: "b", BACKUP_INTERVAL: "7d" }).BACKUP_INTERVAL).toBe(604_800_000);
+  });
+
+  it.each([
+    [
+      { BACKUP_INTERVAL: "6 hours" },
+      'BACKUP_INTERVAL must be a whole number and a unit (s, m, h or d), such as 30m, 6h or 1d; got "6 hours"',
+    ],
+    [{ BACKUP_INTERVAL: "21600000" }, "BACKUP_INTERVAL must be a whole number and a unit"],
+    [{ BACKUP_INTERVAL: "1.5h" }, "BACKUP_INTERVAL must be a whole number and a unit"],
+    [{ BACKUP_INTERVAL: "30s" }, 'BACKUP_INTERVAL must be between 1m and 7d; got "30s"'],
+    [{ BACKUP_INTERVAL: "8d" }, 'BACKUP_INTERVAL must be between 1m and 7d; got "8d"'],
+    [{ BACKUP_KEEP: "0" }, "BACKUP_KEEP must be at least 1"],
+    [{ BACKUP_KEEP: "2.5" }, "BACKUP_KEEP must be a whole number of backups"],
+    [{ BACKUP_KEEP: "many" }, "BACKUP_KEEP must be a whole number of backups"],
+  ])("refuse %o, naming the variable and what it takes", (source, message) => {
+    expect(() => parseEnv({ BACKUP_DIR: "/var/backups/ratekeeper", ...source })).toThrow(message);
+  });
+
+  it("refuse BACKUP_INTERVAL or BACKUP_KEEP without BACKUP_DIR, and BACKUP_DIR on an edge", () => {
+    expect(() => parseEnv({ BACKUP_INTERVAL: "6h" })).toThrow(
+      "BACKUP_INTERVAL is set without a backup directory: set BACKUP_DIR to turn scheduled backups on, or unset it",
+    );
+    expect(() => parseEnv({ BACKUP_KEEP: "3" })).toThrow(
+      "BACKUP_KEEP is set without a backup directory",
+    );
+    expect(() =>
+      parseEnv({ RATEKEEPER_ROLE: "edge", REDIS_URL: "redis://r:6379", BACKUP_DIR: "/b" }),
+    ).toThrow(
+      "BACKUP_DIR is for the full app (the control plane): an edge has no database to back up",
+    );
+  });
+});

@@ -1,0 +1,4 @@
+import path from "node:path";
+
+/** MIGRATIONS_FOLDER is where drizzle-kit writes the committed SQL migrations. */
+export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");

@@ -1,0 +1,224 @@
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import type { Env } from "@/lib/env";
+import type { Clock } from "@/lib/limiter";
+import type { Logger } from "@/lib/log";
+import type { BackupReport } from "./backup-file";
+import { backupFileName, backupTimeOf } from "./backup-names";
+import { formatBytes } from "./backup-report";
+
+/** MAX_RETRY_MS bounds the wait before a failed backup is tried again: 15 minutes. */
+export const MAX_RETRY_MS = 15 * 60_000;
+
+/** STALE_TEMP matches the hidden temporary file of a scheduled backup a crash left behind. */
+const STALE_TEMP = /^\.ratekeeper-\d{8}T\d{6}Z\.db\.\d+-[0-9a-f]+\.tmp(-journal)?$/;
+
+/** BackupSettings are what BACKUP_DIR, BACKUP_INTERVAL and BACKUP_KEEP set (lib/env.ts). */
+export interface BackupSettings {
+  /** dir is where the backups go, each named by the UTC instant it was taken. */
+  dir: string;
+  /** intervalMs is the time between two backups, in milliseconds. */
+  intervalMs: number;
+  /** keep is how many backups stay in `dir`: older ones are deleted after each new one. */
+  keep: number;
+}
+
+/** DEFAULT_BACKUP_INTERVAL_MS is the time between scheduled backups when BACKUP_INTERVAL is unset: 6 h. */
+export const DEFAULT_BACKUP_INTERVAL_MS = 6 * 3_600_000;
+
+/** DEFAULT_BACKUP_KEEP is how many backups stay when BACKUP_KEEP is unset: a week's, every 6 h. */
+export const DEFAULT_BACKUP_KEEP = 28;
+
+/** backupSettingsOf reads the schedule from the validated environment: none without BACKUP_DIR. */
+export function backupSettingsOf(env: Env): BackupSettings | undefined {
+  if (env.BACKUP_DIR === undefined) return undefined;
+  return {
+    dir: env.BACKUP_DIR,
+    intervalMs: env.BACKUP_INTERVAL ?? DEFAULT_BACKUP_INTERVAL_MS,
+    keep: env.BACKUP_KEEP ?? DEFAULT_BACKUP_KEEP,
+  };
+}
+
+/** BackupScheduleOptions: the settings, the time, the log, and how one backup is written. */
+export interface BackupScheduleOptions extends BackupSettings {
+  /** clock tells the time (ms since the epoch) and sleeps: the app's, or a test's fake one. */
+  clock: Required<Clock>;
+  log: Logger;
+  /**
+   * write takes one backup of the database to `file` (in a worker thread on a server), and ends
+   * it when `signal` aborts.
+   */
+  write(file: string, signal: AbortSignal): Promise<BackupReport>;
+}
+
+/**
+ * BackupSchedule takes a backup of the database every `intervalMs` into `dir` and keeps the
+ * newest `keep`. It continues the history it finds in `dir`: the first backup is due one
+ * interval after the newest there (at once with none), so a server restarted more often than
+ * the interval still backs up. A failed backup is logged as an error, counted, and tried again
+ * after min(interval, MAX_RETRY_MS); it never throws out of the schedule.
+ */
+export class BackupSchedule {
+  private readonly options: BackupScheduleOptions;
+  private readonly abort = new AbortController();
+  private lastSuccessMs: number;
+  /** hasBackup: a backup was taken since the start, or found in the directory. */
+  private hasBackup = false;
+  private failureCount = 0;
+  private loop: Promise<void> | undefined;
+
+  /** constructor reads nothing yet; `start` looks at the directory. */
+  constructor(options: BackupScheduleOptions) {
+    this.options = options;
+    this.lastSuccessMs = options.clock.now();
+  }
+
+  /** start clears temporary files a crash left, then runs the schedule until `stop`. */
+  start(): void {
+    if (this.loop) return;
+    const { dir, intervalMs, keep, log } = this.options;
+    const newest = this.newestBackupMs();
+    if (newest !== undefined) {
+      this.lastSuccessMs = newest;
+      this.hasBackup = true;
+    }
+    log.info(
+      `Scheduled backups: every ${describeMs(intervalMs)} into ${dir}, keeping the newest ${keep}.`,
+    );
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (error) {
+      log.error(
+        `Could not create BACKUP_DIR ${dir}: every backup will fail until it exists`,
+        error,
+      );
+    }
+    this.clearStaleTemps();
+    // run catches what a backup throws; this is for the unforeseen, which must not end the server.
+    this.loop = this.run(newest).catch((error: unknown) => {
+      log.error("BACKUP SCHEDULE STOPPED: no more scheduled backups until a restart", error);
+    });
+  }
+
+  /** stop ends the schedule: the wait for the next backup, and a backup under way. */
+  async stop(): Promise<void> {
+    this.abort.abort(new Error("backups stopped"));
+    await this.loop;
+  }
+
+  /** lastSuccessAgeSeconds is the time since the newest backup (or since the start, with none). */
+  lastSuccessAgeSeconds(): number {
+    return Math.max(0, (this.options.clock.now() - this.lastSuccessMs) / 1000);
+  }
+
+  /** failures counts the backups that failed since the start. */
+  failures(): number {
+    return this.failureCount;
+  }
+
+  /**
+   * backupNow takes one backup and prunes the old ones: the report, or undefined when it failed
+   * (logged and counted).
+   */
+  async backupNow(): Promise<BackupReport | undefined> {
+    const { clock, dir, log } = this.options;
+    const takenMs = clock.now();
+    const file = path.join(dir, backupFileName(takenMs));
+    let report: BackupReport;
+    try {
+      report = await this.options.write(file, this.abort.signal);
+    } catch (error) {
+      if (this.abort.signal.aborted) return undefined;
+      this.failureCount++;
+      const newest = this.hasBackup
+        ? `the newest backup is ${describeMs(clock.now() - this.lastSuccessMs)} old`
+        : "there is no backup yet";
+      log.error(
+        `BACKUP FAILED: could not write ${file} (${this.failureCount} failed since the start; ${newest})`,
+        error,
+      );
+      return undefined;
+    }
+    this.lastSuccessMs = takenMs;
+    this.hasBackup = true;
+    log.info(
+      `Backup written: ${report.path} (${formatBytes(report.bytes)}, ${report.counts.customers} customers, ${report.counts.auditEntries} audit entries).`,
+    );
+    this.prune();
+    return report;
+  }
+
+  private async run(newestMs: number | undefined): Promise<void> {
+    const { clock, intervalMs } = this.options;
+    const retryMs = Math.min(intervalMs, MAX_RETRY_MS);
+    const now = clock.now();
+    // A newest backup stamped in the future (a clock set back) must not hold backups off.
+    let dueMs = newestMs === undefined ? now : Math.min(newestMs + intervalMs, now + intervalMs);
+    while (!this.abort.signal.aborted) {
+      try {
+        await clock.sleep(Math.max(0, dueMs - clock.now()), this.abort.signal);
+      } catch {
+        return;
+      }
+      const ok = (await this.backupNow()) !== undefined;
+      dueMs = clock.now() + (ok ? intervalMs : retryMs);
+    }
+  }
+
+  /** backups lists the scheduled backups in `dir`, newest first. */
+  private backups(): { name: string; ms: number }[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.options.dir);
+    } catch {
+      return [];
+    }
+    return names
+      .map((name) => ({ name, ms: backupTimeOf(name) }))
+      .filter((entry): entry is { name: string; ms: number } => entry.ms !== undefined)
+      .sort((a, b) => b.ms - a.ms);
+  }
+
+  private newestBackupMs(): number | undefined {
+    return this.backups()[0]?.ms;
+  }
+
+  /** prune deletes the backups beyond the newest `keep`, and only files named as backups. */
+  private prune(): void {
+    const { dir, keep, log } = this.options;
+    for (const { name } of this.backups().slice(keep)) {
+      try {
+        rmSync(path.join(dir, name));
+        log.info(`Backup pruned (BACKUP_KEEP=${keep}): ${name}`);
+      } catch (error) {
+        log.error(`Could not delete the old backup ${path.join(dir, name)}`, error);
+      }
+    }
+  }
+
+  private clearStaleTemps(): void {
+    const { dir, log } = this.options;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names.filter((n) => STALE_TEMP.test(n))) {
+      rmSync(path.join(dir, name), { force: true });
+      log.info(`Removed ${name}, the unfinished copy of an interrupted backup.`);
+    }
+  }
+}
+
+/** describeMs writes a duration for the log, rounded to its largest unit: "6 h", "90 s", "0 s". */
+export function describeMs(ms: number): string {
+  for (const [unit, size] of [
+    ["d", 86_400_000],
+    ["h", 3_600_000],
+    ["min", 60_000],
+  ] as const) {
+    if (ms >= size) return `${Math.round((ms / size) * 10) / 10} ${unit}`;
+  }
+  return `${Math.round(ms / 1_000)} s`;
+}
