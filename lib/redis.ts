@@ -56,7 +56,8 @@ function timeCommands(client: Redis | Cluster, timeoutMs: number): void {
 /**
  * connectRedis opens the command and subscriber connections. Commands fail fast instead of
  * queueing while disconnected (a queued decision would consume tokens long after the request
- * was answered), time out after `timeoutMs`, and are never resent after a reconnect; the
+ * was answered), time out after `timeoutMs` (a decision's script by its own deadline, which
+ * Redis enforces), and are never resent after a reconnect; the
  * clients reconnect by themselves every half second at most. Connection errors are not logged
  * here: the decisions log each incident once.
  */
