@@ -32,11 +32,17 @@ export interface RedisLimiterOptions {
   batcher?: DecisionBatcher;
 }
 
+/** MAX_TIMEOUT_MS is the longest finite timeout a timer can wait for (2^31 - 1 ms, 24.8 days). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
 /** timeoutOf validates a timeout option: a positive number of ms, Infinity when unset. */
 function timeoutOf(redis: RedisClient, timeoutMs: number | undefined): number {
   if (timeoutMs === undefined) return Number.POSITIVE_INFINITY;
-  if (!(timeoutMs > 0))
-    throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
+  if (!(timeoutMs > 0) || (timeoutMs > MAX_TIMEOUT_MS && timeoutMs !== Number.POSITIVE_INFINITY)) {
+    throw new RangeError(
+      `timeoutMs must be a positive number of ms up to ${MAX_TIMEOUT_MS}, or Infinity, got ${timeoutMs}`,
+    );
+  }
   const own =
     redis instanceof Cluster
       ? redis.options.redisOptions?.commandTimeout

@@ -223,10 +223,16 @@ describe("RedisLimiter with a timeout: a run that comes too late takes nothing",
     expect(await redis.keys("rk:*")).toEqual([]);
   });
 
-  it("refuses a timeout that is not positive, and a client whose own command timeout would answer first", () => {
-    expect(() => new RedisLimiter(redis, byInput, limit(1, "1s"), { timeoutMs: 0 })).toThrow(
-      RangeError,
-    );
+  it("refuses a timeout that is not a positive number of ms a timer can wait, and a client whose own command timeout would answer first", () => {
+    for (const timeoutMs of [0, -1, Number.NaN, 2 ** 31]) {
+      expect(() => new RedisLimiter(redis, byInput, limit(1, "1s"), { timeoutMs })).toThrow(
+        RangeError,
+      );
+    }
+    expect(
+      new RedisLimiter(redis, byInput, limit(1, "1s"), { timeoutMs: Number.POSITIVE_INFINITY })
+        .timeoutMs,
+    ).toBe(Number.POSITIVE_INFINITY);
     const timed = server.client();
     timed.options.commandTimeout = 100;
     expect(() => new RedisLimiter(timed, byInput, limit(1, "1s"), { timeoutMs: 200 })).toThrow(
