@@ -114,14 +114,16 @@ export async function startBench(): Promise<Bench> {
 
     const rkClient = await openClient();
     const identity = (key: string) => key;
+    // With the app's deadline (REDIS_TIMEOUT_MS's default): what a decision costs in production.
     const rkHot = new RedisLimiter<string>(rkClient, identity, limit(HOT_COUNT, `${PERIOD_S}s`), {
       prefix: "rk",
+      timeoutMs: 200,
     });
     const rkDenied = new RedisLimiter<string>(
       rkClient,
       identity,
       limit(DENIED_COUNT, `${PERIOD_S}s`),
-      { prefix: "rk" },
+      { prefix: "rk", timeoutMs: 200 },
     );
 
     const rlfClient = await openClient();

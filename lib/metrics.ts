@@ -2,6 +2,7 @@ import { Counter, Gauge, Registry } from "prom-client";
 import { durationClock } from "@/lib/clock";
 import { HotHistogram } from "@/lib/hot-histogram";
 import type { Clock } from "@/lib/limiter";
+import { UNANSWERED_OUTCOMES } from "@/lib/limiter-redis";
 import { SERVICE_TOKEN_REFUSALS, type ServiceTokenRefusal } from "@/lib/vocabulary";
 
 /** DECISION_BUCKETS_SECONDS span an in-memory decision (microseconds) to a slow Redis (100 ms). */
@@ -74,6 +75,11 @@ export interface Metrics {
   storeErrors: Counter<"store">;
   /** denyCacheHits counts refusals answered from an instance's memory instead of Redis. */
   denyCacheHits: Counter;
+  /**
+   * unansweredDecisions counts the decisions answered without Redis's reply (it came after the
+   * deadline's window, or never), by what became of them in Redis (UnansweredOutcome).
+   */
+  unansweredDecisions: Counter<"outcome">;
 }
 
 /**
@@ -201,10 +207,18 @@ export function createMetrics(
   });
   // Every kind is exported from the start, at 0: a rate over a series that appears late misses its first failures.
   for (const kind of UPSTREAM_ERROR_KINDS) upstreamErrors.labels(kind).inc(0);
+  const unansweredDecisions = new Counter({
+    name: "ratekeeper_redis_unanswered_decisions_total",
+    help: "Decisions answered without Redis's reply (it came past the deadline, or never), by what became of them in Redis: expired (reached Redis late, took nothing), charged (ran in time, took tokens: its reply was late), not_charged (ran in time, took nothing), unknown (the connection closed: it may have run).",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  for (const outcome of UNANSWERED_OUTCOMES) unansweredDecisions.labels(outcome).inc(0);
   return {
     registry,
     storeErrors,
     denyCacheHits,
+    unansweredDecisions,
     decision(plan, operation, allowed) {
       const outcome = allowed ? "allowed" : "denied";
       const id = `${plan}\u0000${operation}\u0000${outcome}`;

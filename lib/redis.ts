@@ -1,4 +1,5 @@
 import { Cluster, type ClusterNode, Redis, type RedisOptions } from "ioredis";
+import { isDecisionCommand } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 
 /** RedisClients are the two connections an instance keeps: commands, and the subscription. */
@@ -27,13 +28,16 @@ export function redactUrl(url: string): string {
  * busy for longer than 200 ms, so replies Redis sent within a millisecond counted as timeouts, a
  * "Redis unreachable" incident, and fail-open decisions on the stand-in (over-admitting). Here
  * an expired timer first lets one poll phase read what has arrived (setImmediate runs after it)
- * and rejects only when the reply is still missing.
+ * and rejects only when the reply is still missing. The decision script is left to its own
+ * deadline (isDecisionCommand): rejecting it here, before Redis's deadline for it has passed,
+ * would answer "unavailable" for a decision that may still run and take tokens.
  */
 function timeCommands(client: Redis | Cluster, timeoutMs: number): void {
   const send = client.sendCommand.bind(client) as Redis["sendCommand"];
   client.sendCommand = (...args: Parameters<Redis["sendCommand"]>) => {
     const [command] = args;
     const result = send(...args);
+    if (isDecisionCommand(command)) return result;
     let settled = false;
     const timer = setTimeout(() => {
       setImmediate(() => {
@@ -52,7 +56,8 @@ function timeCommands(client: Redis | Cluster, timeoutMs: number): void {
 /**
  * connectRedis opens the command and subscriber connections. Commands fail fast instead of
  * queueing while disconnected (a queued decision would consume tokens long after the request
- * was answered), time out after `timeoutMs`, and are never resent after a reconnect; the
+ * was answered), time out after `timeoutMs` (a decision's script by its own deadline, which
+ * Redis enforces), and are never resent after a reconnect; the
  * clients reconnect by themselves every half second at most. Connection errors are not logged
  * here: the decisions log each incident once.
  */

@@ -122,6 +122,7 @@ export function createDecisions(options: DecisionsOptions): Decisions {
     failure: options.redis.failure,
     appClock: clock,
     decisionClock: options.redis.decisionClock,
+    timeoutMs,
     log,
     metrics,
     denyCache,

@@ -1,53 +1,8 @@
-import { Cluster, type Redis } from "ioredis";
-import type { Limit } from "@/lib/limiter";
-import { DECIDE, DECIDE_SHA, SHADOW } from "./script";
-
-/**
- * RedisClient is the connection the limiter runs its script on: one Redis server (or a primary
- * with replicas), or a Redis Cluster.
- */
-export type RedisClient = Redis | Cluster;
-
-/** RedisKey is what a key func of the Redis limiter may return: it becomes part of a Redis key. */
-export type RedisKey = string | number;
-
-/**
- * Buckets is a decision's working set: each bucket's limit, key and Redis key. Equal limits of
- * the same limiter for the same key appear once.
- */
-export class Buckets {
-  readonly limits: Limit[] = [];
-  readonly keys: RedisKey[] = [];
-  readonly redisKeys: string[] = [];
-
-  get length(): number {
-    return this.limits.length;
-  }
-
-  add(prefix: string, limit: Limit, key: RedisKey): void {
-    const redisKey = bucketKey(prefix, key, limit);
-    if (this.redisKeys.includes(redisKey)) return;
-    this.limits.push(limit);
-    this.keys.push(key);
-    this.redisKeys.push(redisKey);
-  }
-
-  /** copy appends the `i`-th bucket of `other` as it is. */
-  copy(other: Buckets, i: number): void {
-    this.limits.push(other.limits[i] as Limit);
-    this.keys.push(other.keys[i] as RedisKey);
-    this.redisKeys.push(other.redisKeys[i] as string);
-  }
-}
-
-/**
- * bucketKey names one bucket in Redis: `<prefix>:{<key>}:<count>/<periodMs>`. The braces make
- * the key a Redis Cluster hash tag, so every bucket of one key lives in one slot and a decision
- * over them runs as one script.
- */
-export function bucketKey(prefix: string, key: RedisKey, limit: Limit): string {
-  return `${prefix}:{${key}}:${limit.id}`;
-}
+import { Cluster } from "ioredis";
+import { type Clock, type Limit, systemClock } from "@/lib/limiter";
+import type { Buckets, RedisClient } from "./buckets";
+import { SHADOW } from "./script";
+import { type OnUnanswered, ScriptRunner } from "./script-runner";
 
 /**
  * ScriptReply is one decision's part of a script reply: `reply` holds packed doubles, the
@@ -67,6 +22,20 @@ interface Queued extends BatchedDecision {
   reject: (error: unknown) => void;
 }
 
+/** DecisionBatcherOptions configure a client's DecisionBatcher. */
+export interface DecisionBatcherOptions {
+  /**
+   * clock is this instance's clock for deadlines (ms; monotonic `systemClock` by default). It is
+   * not the decisions' clock: a deadline is real time, whatever time the buckets are decided at.
+   */
+  clock?: Clock;
+  /**
+   * onUnanswered hears of the decisions whose reply came after their callers stopped waiting,
+   * and of what became of them (see UnansweredOutcome).
+   */
+  onUnanswered?: OnUnanswered;
+}
+
 /**
  * DecisionBatcher sends decisions to Redis, one script run (one round trip) for all the
  * decisions made on its client in the same tick, up to MAX_BATCH: concurrent decisions share a
@@ -74,25 +43,47 @@ interface Queued extends BatchedDecision {
  * tick, as ioredis's auto-pipelining does. Decisions at different injected times go in
  * different runs. On a Redis Cluster each decision runs alone (a script's keys must share a
  * slot); enable auto-pipelining on the Cluster client to share writes instead.
+ *
+ * A decision with a timeout must start running in Redis within it: a batch shares the earliest
+ * deadline of its decisions, counted from when the first was made, and the script refuses to
+ * run past it by Redis's clock (see ScriptRunner). A run that comes later, from a socket that
+ * held it while Redis hung or the link was cut, takes nothing.
  */
 export class DecisionBatcher {
+  readonly redis: RedisClient;
   private queue: Queued[] = [];
   /** queuedAt is the queue's execution time (ms), or NaN for the server's clock. */
   private queuedAt = Number.NaN;
+  /** queueDeadline is when the queue must start running, on `clock` (ms; Infinity: never late). */
+  private queueDeadline = Number.POSITIVE_INFINITY;
+  /** queueStart is when the queue's first decision with a timeout came, on `clock` (NaN: none). */
+  private queueStart = Number.NaN;
   private scheduled = false;
   private readonly maxBatch: number;
+  private readonly clock: Clock;
+  private readonly runner: ScriptRunner;
 
-  constructor(private readonly redis: RedisClient) {
+  constructor(redis: RedisClient, options: DecisionBatcherOptions = {}) {
+    this.redis = redis;
     this.maxBatch = redis instanceof Cluster ? 1 : MAX_BATCH;
+    this.clock = options.clock ?? systemClock;
+    this.runner = new ScriptRunner(redis, this.clock, options.onUnanswered);
   }
 
   /**
    * run decides `n` tokens over `buckets` at `at` (whole ms, or NaN for the server's clock),
-   * taking them when `take` is set, and resolves with the decision's part of the reply.
+   * taking them when `take` is set, and resolves with the decision's part of the reply; the
+   * decision must reach Redis within `timeoutMs` (Infinity: no deadline).
    */
-  run(buckets: Buckets, n: number, take: boolean, at: number): Promise<ScriptReply> {
+  run(
+    buckets: Buckets,
+    n: number,
+    take: boolean,
+    at: number,
+    timeoutMs = Number.POSITIVE_INFINITY,
+  ): Promise<ScriptReply> {
     return new Promise((resolve, reject) => {
-      this.enqueue([{ buckets, n, take, shadow: false, resolve, reject }], at);
+      this.enqueue([{ buckets, n, take, shadow: false, resolve, reject }], at, timeoutMs);
     });
   }
 
@@ -105,6 +96,7 @@ export class DecisionBatcher {
     shadowBuckets: Buckets,
     n: number,
     at: number,
+    timeoutMs = Number.POSITIVE_INFINITY,
   ): Promise<[ScriptReply, ScriptReply]> {
     let first: ScriptReply | undefined;
     return new Promise((resolve, reject) => {
@@ -130,18 +122,33 @@ export class DecisionBatcher {
           },
         ],
         at,
+        timeoutMs,
       );
     });
   }
 
+  /**
+   * compareClocks learns the offset between this instance's clock and Redis's now (see
+   * ScriptRunner.compareClocks), so that the first decisions with a timeout go out at once.
+   */
+  compareClocks(): Promise<void> {
+    return this.runner.compareClocks();
+  }
+
   /** enqueue adds decisions that must share one script run, in order. */
-  private enqueue(decisions: Queued[], at: number): void {
+  private enqueue(decisions: Queued[], at: number, timeoutMs: number): void {
     if (this.queue.length > 0 && !Object.is(at, this.queuedAt)) this.flush();
     if (this.queue.length > 0 && this.queue.length + decisions.length > this.maxBatch) {
       this.flush();
     }
     this.queue.push(...decisions);
     this.queuedAt = at;
+    if (timeoutMs !== Number.POSITIVE_INFINITY) {
+      // One clock reading per batch: the earliest, so the deadline is never later than any's.
+      if (Number.isNaN(this.queueStart)) this.queueStart = this.clock.now();
+      const deadline = this.queueStart + timeoutMs;
+      if (deadline < this.queueDeadline) this.queueDeadline = deadline;
+    }
     if (this.queue.length >= this.maxBatch) {
       this.flush();
     } else if (!this.scheduled) {
@@ -157,21 +164,44 @@ export class DecisionBatcher {
 
   private flush(): void {
     const batch = this.queue;
+    const deadline = this.queueDeadline;
     this.queue = [];
+    this.queueDeadline = Number.POSITIVE_INFINITY;
+    this.queueStart = Number.NaN;
     const { keys, args } = encodeBatch(batch, this.queuedAt);
-    runScript(this.redis, keys, args).then(
-      (reply) => {
-        let offset = 8;
-        for (const queued of batch) {
-          queued.resolve({ reply, offset });
-          offset += 8 * (1 + queued.buckets.length);
-        }
-      },
-      (error: unknown) => {
-        for (const queued of batch) queued.reject(error);
-      },
-    );
+    let decisions = 0;
+    for (const queued of batch) if (!queued.shadow) decisions++;
+    this.runner
+      .run(keys, args, deadline, decisions, (reply) => chargedIn(batch, reply))
+      .then(
+        (reply) => {
+          let offset = 8;
+          for (const queued of batch) {
+            queued.resolve({ reply, offset });
+            offset += 8 * (1 + queued.buckets.length);
+          }
+        },
+        (error: unknown) => {
+          for (const queued of batch) queued.reject(error);
+        },
+      );
   }
+}
+
+/**
+ * chargedIn counts the decisions of `batch` (shadows aside: they ride with their decision) that
+ * took tokens, by the script's `reply`.
+ */
+function chargedIn(batch: readonly BatchedDecision[], reply: Buffer): number {
+  let charged = 0;
+  let offset = 8;
+  for (const queued of batch) {
+    if (queued.take && !queued.shadow && queued.buckets.length > 0) {
+      if (reply.readDoubleBE(offset) === 1) charged++;
+    }
+    offset += 8 * (1 + queued.buckets.length);
+  }
+  return charged;
 }
 
 /**
@@ -187,21 +217,24 @@ export interface BatchedDecision {
 
 /**
  * encodeBatch lists a batch's bucket keys once each and packs DECIDE's argument: the time `at`
- * (whole ms, NaN for the server's clock), then per decision its signed bucket count and per
- * bucket the key's index, the limit's scale and period, and the units wanted.
+ * (whole ms, NaN for the server's clock), the deadline by the server's clock (ms, Infinity by
+ * default: none; the ScriptRunner writes the real one), then per decision its signed bucket
+ * count and per bucket the key's index, the limit's scale and period, and the units wanted.
  */
 export function encodeBatch(
   batch: readonly BatchedDecision[],
   at: number,
+  redisDeadline = Number.POSITIVE_INFINITY,
 ): { keys: string[]; args: Buffer } {
   // One decision's keys are distinct already: they are the script's KEYS as they are.
   const single = batch.length === 1 ? batch[0]?.buckets.redisKeys : undefined;
   const keys: string[] = single ?? [];
   const index = new Map<string, number>();
-  let doubles = 1;
+  let doubles = 2;
   for (const queued of batch) doubles += 1 + 4 * queued.buckets.length;
   const args = Buffer.allocUnsafe(8 * doubles);
   let offset = args.writeDoubleBE(at, 0);
+  offset = args.writeDoubleBE(redisDeadline, offset);
   for (const { buckets, n, take, shadow } of batch) {
     const count = take ? buckets.length : -buckets.length;
     offset = args.writeDoubleBE(shadow ? count + SHADOW : count, offset);
@@ -227,28 +260,12 @@ export function encodeBatch(
   return { keys, args };
 }
 
-/**
- * ScriptCalls are the Buffer-replying forms of EVALSHA and EVAL that ioredis defines for every
- * command (its typings omit them): they go through its usual command path, auto-pipelining
- * and Cluster routing included.
- */
-interface ScriptCalls {
-  evalshaBuffer(sha: string, numkeys: number, ...keysAndArgs: (string | Buffer)[]): Promise<Buffer>;
-  evalBuffer(script: string, numkeys: number, ...keysAndArgs: (string | Buffer)[]): Promise<Buffer>;
-}
-
-/** runScript runs DECIDE by its SHA, loading it once when the server does not know it yet. */
-function runScript(redis: RedisClient, keys: string[], args: Buffer): Promise<Buffer> {
-  const client = redis as unknown as ScriptCalls;
-  return client.evalshaBuffer(DECIDE_SHA, keys.length, ...keys, args).catch((error: unknown) => {
-    if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-    return client.evalBuffer(DECIDE, keys.length, ...keys, args);
-  });
-}
-
 const batchers = new WeakMap<RedisClient, DecisionBatcher>();
 
-/** batcherOf returns the client's one DecisionBatcher, so every limiter on it shares batches. */
+/**
+ * batcherOf returns the client's default DecisionBatcher (the system clock, no listener), so
+ * every limiter on it that is given no batcher of its own shares batches.
+ */
 export function batcherOf(redis: RedisClient): DecisionBatcher {
   let batcher = batchers.get(redis);
   if (!batcher) {

@@ -1,13 +1,20 @@
 export {
   type BatchedDecision,
-  Buckets,
-  bucketKey,
+  batcherOf,
   DecisionBatcher,
+  type DecisionBatcherOptions,
   encodeBatch,
   MAX_BATCH,
-  type RedisClient,
-  type RedisKey,
 } from "./batch";
+export { Buckets, bucketKey, type RedisClient, type RedisKey } from "./buckets";
+export {
+  ClockOffset,
+  type DeadlineWindow,
+  DRIFT_PER_MS,
+  deadlineWindow,
+  MAX_OFFSET_ERROR_MS,
+  type OffsetEstimate,
+} from "./clock-offset";
 export { RedisDecider } from "./redis-decider";
 export {
   combineRedis,
@@ -15,4 +22,11 @@ export {
   RedisLimiter,
   type RedisLimiterOptions,
 } from "./redis-limiter";
-export { DECIDE, DECIDE_SHA } from "./script";
+export { DECIDE, DECIDE_SHA, EXPIRED } from "./script";
+export {
+  isDecisionCommand,
+  type OnUnanswered,
+  RedisDeadlineError,
+  UNANSWERED_OUTCOMES,
+  type UnansweredOutcome,
+} from "./script-runner";

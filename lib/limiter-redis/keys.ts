@@ -1,5 +1,5 @@
 import { Cluster } from "ioredis";
-import type { RedisClient, RedisKey } from "./batch";
+import type { RedisClient, RedisKey } from "./buckets";
 
 /**
  * bucketPattern is the glob pattern that matches every bucket of `key` (or, without a key, of the prefix). With

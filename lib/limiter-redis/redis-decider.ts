@@ -2,7 +2,8 @@ import type { Clock, Limit } from "@/lib/limiter";
 import { assertTokens } from "@/lib/limiter/decider";
 import type { BucketDetails, DebugDetails, Details, WaitOptions } from "@/lib/limiter/types";
 import { waitUntilAllowed } from "@/lib/limiter/wait";
-import { Buckets, batcherOf, type RedisClient, type RedisKey, type ScriptReply } from "./batch";
+import type { DecisionBatcher, ScriptReply } from "./batch";
+import { Buckets, type RedisClient, type RedisKey } from "./buckets";
 
 /** tokensOf is the whole number of tokens in `available` units (none when it is negative). */
 function tokensOf(available: number, limit: Limit): number {
@@ -34,6 +35,14 @@ export abstract class RedisDecider<I> {
   abstract readonly redis: RedisClient;
   /** clock is the injected clock, if any; without one the Redis server's clock decides. */
   abstract readonly clock: Clock | undefined;
+  /** batcher sends the decisions: shared by every decider on the client that uses it. */
+  abstract readonly batcher: DecisionBatcher;
+  /**
+   * timeoutMs is how long a decision waits for Redis (ms; Infinity: as long as it takes). A
+   * decision that has not started running in Redis by then never will: it rejects with a
+   * RedisDeadlineError and takes nothing.
+   */
+  abstract readonly timeoutMs: number;
 
   /** @internal Lists the input's buckets into `into`, in order: limiter, then limit. */
   abstract gatherInto(input: I, into: Buckets): void;
@@ -140,11 +149,12 @@ export abstract class RedisDecider<I> {
         shadow: null,
       };
     }
-    const [first, second] = await batcherOf(this.redis).runWithShadow(
+    const [first, second] = await this.batcher.runWithShadow(
       buckets,
       shadow,
       n,
       this.at(),
+      this.timeoutMs,
     );
     const details = detailsOf(buckets, first, n, true, true) as DebugDetails<RedisKey>;
     if (second.reply.readDoubleBE(second.offset) < 0) return { details, shadow: null };
@@ -169,7 +179,7 @@ export abstract class RedisDecider<I> {
     assertTokens(n);
     const buckets = new Buckets();
     this.gatherInto(input, buckets);
-    const part = await batcherOf(this.redis).run(buckets, n, take, this.at());
+    const part = await this.batcher.run(buckets, n, take, this.at(), this.timeoutMs);
     return detailsOf(buckets, part, n, take, debug);
   }
 }

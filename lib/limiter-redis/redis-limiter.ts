@@ -1,6 +1,8 @@
+import { Cluster } from "ioredis";
 import { type Clock, Limit } from "@/lib/limiter";
 import type { KeyFunc, LimitFunc } from "@/lib/limiter/types";
-import type { Buckets, RedisClient, RedisKey } from "./batch";
+import { batcherOf, type DecisionBatcher } from "./batch";
+import type { Buckets, RedisClient, RedisKey } from "./buckets";
 import { bucketPattern, deleteMatching } from "./keys";
 import { RedisDecider } from "./redis-decider";
 
@@ -14,8 +16,43 @@ export interface RedisLimiterOptions {
   /**
    * clock, when set, supplies the execution time instead of the Redis server's clock (whole
    * milliseconds: readings are rounded down). It is for tests: with it, keys do not expire.
+   * Deadlines are not read on it: they are real time (see DecisionBatcherOptions.clock).
    */
   clock?: Clock;
+  /**
+   * timeoutMs is how long a decision waits for Redis (ms; by default as long as it takes): past
+   * it the decision rejects with a RedisDeadlineError, and a script run that reaches Redis later
+   * takes nothing. Leave the client's own `commandTimeout` unset then: it would give up first.
+   */
+  timeoutMs?: number;
+  /**
+   * batcher sends the decisions (by default the client's shared one, `batcherOf`): give one to
+   * hear of late replies or to time deadlines on another clock. It must be on the same client.
+   */
+  batcher?: DecisionBatcher;
+}
+
+/** MAX_TIMEOUT_MS is the longest finite timeout a timer can wait for (2^31 - 1 ms, 24.8 days). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** timeoutOf validates a timeout option: a positive number of ms, Infinity when unset. */
+function timeoutOf(redis: RedisClient, timeoutMs: number | undefined): number {
+  if (timeoutMs === undefined) return Number.POSITIVE_INFINITY;
+  if (!(timeoutMs > 0) || (timeoutMs > MAX_TIMEOUT_MS && timeoutMs !== Number.POSITIVE_INFINITY)) {
+    throw new RangeError(
+      `timeoutMs must be a positive number of ms up to ${MAX_TIMEOUT_MS}, or Infinity, got ${timeoutMs}`,
+    );
+  }
+  const own =
+    redis instanceof Cluster
+      ? redis.options.redisOptions?.commandTimeout
+      : redis.options.commandTimeout;
+  if (own !== undefined && timeoutMs !== Number.POSITIVE_INFINITY) {
+    throw new TypeError(
+      "the Redis client has a commandTimeout, which would give up on a decision before its deadline: leave it unset and let timeoutMs time the decisions",
+    );
+  }
+  return timeoutMs;
 }
 
 /**
@@ -26,6 +63,8 @@ export interface RedisLimiterOptions {
 export class RedisLimiter<I> extends RedisDecider<I> {
   readonly redis: RedisClient;
   readonly clock: Clock | undefined;
+  readonly batcher: DecisionBatcher;
+  readonly timeoutMs: number;
   readonly prefix: string;
   private readonly keyFunc: KeyFunc<I, RedisKey>;
   private readonly staticLimits: Limit[];
@@ -45,6 +84,11 @@ export class RedisLimiter<I> extends RedisDecider<I> {
     }
     this.redis = redis;
     this.clock = options.clock;
+    this.timeoutMs = timeoutOf(redis, options.timeoutMs);
+    this.batcher = options.batcher ?? batcherOf(redis);
+    if (this.batcher.redis !== redis) {
+      throw new TypeError("a Redis limiter's batcher must be on the limiter's client");
+    }
     this.prefix = prefix;
     this.keyFunc = keyFunc;
     const items = Array.isArray(limitsAndLimitFuncs)
@@ -109,6 +153,9 @@ export class RedisLimiter<I> extends RedisDecider<I> {
 export class RedisCombinedLimiter<I> extends RedisDecider<I> {
   readonly redis: RedisClient;
   readonly clock: Clock | undefined;
+  readonly batcher: DecisionBatcher;
+  /** timeoutMs is the shortest of the limiters' timeouts. */
+  readonly timeoutMs: number;
   private readonly limiters: readonly RedisLimiter<I>[];
 
   constructor(redis: RedisClient, limiters: readonly RedisLimiter<I>[]) {
@@ -119,6 +166,11 @@ export class RedisCombinedLimiter<I> extends RedisDecider<I> {
     }
     this.redis = redis;
     this.clock = this.limiters[0]?.clock;
+    this.batcher = this.limiters[0]?.batcher ?? batcherOf(redis);
+    if (this.limiters.some((l) => l.batcher !== this.batcher)) {
+      throw new TypeError("combined Redis limiters must share one batcher");
+    }
+    this.timeoutMs = Math.min(...this.limiters.map((l) => l.timeoutMs));
   }
 
   /** @internal Lists every limiter's buckets, in order. */

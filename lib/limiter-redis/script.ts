@@ -43,6 +43,12 @@ const READ = `
       end
     end`;
 
+/** timeInto reads the server's TIME, in whole ms, into the variable `name`. */
+const timeInto = (name: string) => `
+        local t = redis.call('TIME')
+        local us = t[2] + 0
+        ${name} = t[1] * 1000 + (us - us % 1000) / 1000`;
+
 /**
  * CLOCK reads the server's time in whole ms into `now`: a stored bucket's expiry minus its
  * remaining time to live (one integer reply), else TIME (two strings to convert).
@@ -52,11 +58,24 @@ const CLOCK = `
         local ttl = redis.call('PTTL', key)
         if ttl > 0 then now = e - ttl end
       end
-      if now ~= now then
-        local t = redis.call('TIME')
-        local us = t[2] + 0
-        now = t[1] * 1000 + (us - us % 1000) / 1000
+      if now ~= now then${timeInto("now")}
       end`;
+
+/**
+ * EXPIRED is DECIDE's answer for a batch that reached Redis after its deadline: nothing was read
+ * into a decision and nothing was taken (a batch shares one deadline, so it is the whole batch's).
+ */
+export const EXPIRED = -3;
+
+/**
+ * LATE returns EXPIRED when the server's time `clock` (whole ms) is past the batch's deadline:
+ * before anything is written. With an injected clock the reply ends with the server's time.
+ */
+const LATE = (clock: string) => `
+    if ${clock} > deadline then
+      if server then return packd('>dd', now, ${EXPIRED}) end
+      return packd('>ddd', now, ${EXPIRED}, ${clock})
+    end`;
 
 /**
  * AVAILABLE sets `pu` (a period in units) and `avail`, the units the bucket holds at `now`, at
@@ -118,34 +137,46 @@ export const SHADOW = 65_536;
  * instances.
  *
  * KEYS: every bucket the batch touches, once. ARGV[1]: packed big-endian doubles: the time in
- * whole ms (NaN: the server's clock), then per decision its bucket count m (negative: peek,
- * consume nothing; plus SHADOW: a shadow decision, see below) and per bucket the key's index in
- * KEYS, the limit's scale (units per ms), period in ms, and the units wanted (n tokens' worth;
- * 0 takes nothing).
+ * whole ms (NaN: the server's clock), the batch's deadline by the server's clock (ms; Infinity:
+ * none), then per decision its bucket count m (negative: peek, consume nothing; plus SHADOW: a
+ * shadow decision, see below) and per bucket the key's index in KEYS, the limit's scale (units
+ * per ms), period in ms, and the units wanted (n tokens' worth; 0 takes nothing).
+ *
+ * The deadline is read on the server's own clock, whatever clock decides: the one it reads for
+ * the decisions (a stored bucket's expiry or TIME) or, with an injected clock, TIME. Once that
+ * clock reads a whole ms past the deadline, the script does nothing and answers EXPIRED: a
+ * command that waited in a socket while Redis hung, or while the link was cut, takes nothing
+ * when it finally runs, however long after the caller stopped waiting.
  *
  * A shadow decision (dry-run limits) is decided only when the decision just before it allowed,
  * as one all-or-nothing decision of its own: it never changes that decision's answer, and it
- * rides in the same run, so it costs no round trip of its own.
+ * rides in the same run, so it costs no round trip (and has no deadline) of its own.
  *
  * The reply is packed doubles too: the time, then per decision 1 (allowed), 0 (refused), -1
  * (a bucket's key holds something else: nothing taken) or -2 (a shadow not decided: the
  * decision before it did not allow; its buckets then read 0), and per bucket the units it held
- * before the decision, at most a period's. Every number is an integer below 2^53, so the
- * doubles are exact.
+ * before the decision, at most a period's; or, past the deadline, the time and EXPIRED alone.
+ * With an injected clock the reply ends with the server's time (whole ms), which the caller
+ * learns its clock's offset from; otherwise the time it starts with is the server's. Every
+ * number is an integer below 2^53, so the doubles are exact.
  */
 export const DECIDE = `
 local unpackd, packd = struct.unpack, struct.pack
 local blob = ARGV[1]
--- One decision over one bucket is 6 doubles over one key; no other batch is both (five
--- decisions over no bucket are 6 doubles too, over no key).
-if #blob == 48 and #KEYS == 1 then
-  local now, m, i, scale, periodMs, need = unpackd('>dddddd', blob)
+-- One decision over one bucket is 7 doubles over one key; no other batch is both (five
+-- decisions over no bucket are 7 doubles too, over no key).
+if #blob == 56 and #KEYS == 1 then
+  local now, deadline, m, i, scale, periodMs, need = unpackd('>ddddddd', blob)
   local server = now ~= now
   local key = KEYS[1]
-  local ok = 1
+  local ok, redisNow = 1, 0
 ${READ}
   if server then
 ${CLOCK}
+${LATE("now")}
+  else
+${timeInto("redisNow")}
+${LATE("redisNow")}
   end
 ${AVAILABLE}
   if need > 0 and ok == 1 then
@@ -155,10 +186,16 @@ ${AVAILABLE}
 ${TAKE}
     end
   end
-  return packd('>ddd', now, ok, avail)
+  if server then return packd('>ddd', now, ok, avail) end
+  return packd('>dddd', now, ok, avail, redisNow)
 end
-local now, pos = unpackd('>d', blob)
+local now, deadline, pos = unpackd('>dd', blob)
 local server = now ~= now
+local redisNow = 0
+if not server then
+${timeInto("redisNow")}
+${LATE("redisNow")}
+end
 local reply, n, len, held, last = {0}, 1, #blob, {}, 1
 while pos <= len do
   local m
@@ -179,6 +216,7 @@ while pos <= len do
 ${READ}
     if now ~= now then
 ${CLOCK}
+${LATE("now")}
     end
 ${AVAILABLE}
     if need > 0 and ok == 1 and avail < need then ok = 0 end
@@ -202,11 +240,16 @@ ${TAKE}
     end
   end
 end
+-- A batch whose decisions hold no bucket wrote nothing: it needs the time, not the deadline.
 if now ~= now then
   local s, e, key = 0, 0, nil
 ${CLOCK}
 end
 reply[1] = now
+if not server then
+  n = n + 1
+  reply[n] = redisNow
+end
 return packd('>' .. string.rep('d', n), unpack(reply))
 `;
 

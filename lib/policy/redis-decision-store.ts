@@ -1,5 +1,6 @@
 import type { Clock, Limiter } from "@/lib/limiter";
-import { type RedisClient, RedisLimiter } from "@/lib/limiter-redis";
+import { sleepWithTimer } from "@/lib/limiter/clock";
+import { DecisionBatcher, type RedisClient, RedisLimiter } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 import type { Metrics } from "@/lib/metrics";
 import { OPERATIONS, type Operation } from "@/lib/vocabulary";
@@ -36,18 +37,26 @@ export interface RedisDecisionStoreOptions {
   /** standIn decides while Redis is unreachable, for operations that fail open. */
   standIn: Limiter<RequestInput, string>;
   failure?: FailurePolicy;
-  /** appClock times incidents for the log. */
+  /** appClock times incidents for the log, and the probes while Redis fails. */
   appClock: Clock;
-  /** decisionClock, for tests only: without it the Redis server's clock decides. */
+  /**
+   * decisionClock, for tests only: without it the Redis server's clock decides. Deadlines stay
+   * real time (the system clock's) either way.
+   */
   decisionClock?: Clock;
+  /**
+   * timeoutMs is how long a decision waits for Redis (200 ms by default): one that has not run
+   * in Redis by then never will (its script refuses to run late), and the operation follows the
+   * failure policy.
+   */
+  timeoutMs?: number;
   log: Logger;
   metrics: Metrics;
   /** retryAfterMs is what a fail-closed refusal tells the client to wait (1 s by default). */
   retryAfterMs?: number;
   /**
-   * probeIntervalMs: while Redis fails, one call at a time tries it, at most once in this long
-   * (250 ms by default); the others take the failure policy at once instead of each waiting
-   * for a timeout.
+   * probeIntervalMs: while Redis fails, a PING every this long (250 ms by default, on the app's
+   * clock) tells when it answers again; meanwhile decisions take the failure policy at once.
    */
   probeIntervalMs?: number;
   /**
@@ -61,12 +70,15 @@ export interface RedisDecisionStoreOptions {
  * RedisDecisionStore decides on buckets in Redis, shared by every instance. When a call to Redis
  * fails (unreachable, or slower than the client's command timeout) the operation follows the
  * failure policy: fail open decides on this instance's in-memory stand-in limiter, so the
- * customer still gets at most its plan's limits per instance; fail closed refuses. Each failed
- * call counts in `ratekeeper_store_errors_total{store="redis"}`; the log says once when an
- * incident starts and once when it ends. During an incident one call at a time probes Redis,
- * at most once per `probeIntervalMs`, so a Redis that hangs costs one timeout per interval rather
- * than one per request; the first probe that succeeds ends the incident and decisions return to
- * Redis with no restart.
+ * customer still gets at most its plan's limits per instance; fail closed refuses. A decision
+ * that failed took nothing: its script refuses to run past its deadline, so a command that
+ * waited in a socket while Redis hung does nothing when Redis resumes (the remaining case, a
+ * reply lost after the script ran in time, counts in
+ * `ratekeeper_redis_unanswered_decisions_total`). Each failed call counts in
+ * `ratekeeper_store_errors_total{store="redis"}`; the log says once when an incident starts and
+ * once when it ends. During an incident no decision goes to Redis: a PING every
+ * `probeIntervalMs` (no customer's decision) tells when it answers again, which ends the incident,
+ * and decisions return to Redis with no restart.
  *
  * With a DenyCache, a refusal is remembered until its retry-after and repeated requests for
  * the same customer, operation and cost are refused from memory; `forget` and `invalidate`
@@ -87,15 +99,22 @@ export class RedisDecisionStore implements DecisionStore {
   private readonly probeIntervalMs: number;
   /** incident counts the failed calls since Redis last answered (null: Redis is up). */
   private incident: { since: number; failures: number } | null = null;
-  /** During an incident: whether a probe is in flight, and when the next one may start. */
+  /** probing is set while the probe loop runs (during an incident). */
   private probing = false;
-  private nextProbeAt = 0;
+  /** closing stops the probe loop when the store closes. */
+  private readonly closing = new AbortController();
 
   constructor(options: RedisDecisionStoreOptions) {
     this.redis = options.redis;
+    const metrics = options.metrics;
     this.remote = new RedisLimiter(options.redis, customerKey, [planLimitFunc], {
       prefix: options.prefix,
       clock: options.decisionClock,
+      timeoutMs: options.timeoutMs ?? 200,
+      batcher: new DecisionBatcher(options.redis, {
+        onUnanswered: (outcome, decisions) =>
+          metrics.unansweredDecisions.labels(outcome).inc(decisions),
+      }),
     });
     this.appClock = options.appClock;
     this.standIn = options.standIn;
@@ -184,32 +203,59 @@ export class RedisDecisionStore implements DecisionStore {
   }
 
   async ready(): Promise<void> {
-    if (this.redis.status === "ready") return;
-    await new Promise<void>((resolve) => this.redis.once("ready", () => resolve()));
+    if (this.redis.status !== "ready") {
+      await new Promise<void>((resolve) => this.redis.once("ready", () => resolve()));
+    }
+    // Deadlines need Redis's clock: compared now, the first decisions need no round trip more.
+    // Should Redis not answer, the first decision compares again.
+    await this.remote.batcher.compareClocks().catch(() => {});
   }
 
   async close(): Promise<void> {
+    this.closing.abort();
     this.redis.disconnect();
   }
 
   /**
    * attempt returns Redis's answer, or nothing when the call failed or was skipped: during an
-   * incident, a call that is not the probe skips Redis.
+   * incident no call goes to Redis (the probe loop tells when it is back).
    */
   private async attempt<T>(call: () => Promise<T>, now: number): Promise<T | undefined> {
-    const probe = this.incident !== null;
-    if (probe && (this.probing || now < this.nextProbeAt)) return undefined;
-    if (probe) this.probing = true;
+    if (this.incident) return undefined;
     try {
       const details = await call();
       this.answered(now);
       return details;
     } catch (error) {
       this.failed(error, now);
-      this.nextProbeAt = now + this.probeIntervalMs;
       return undefined;
+    }
+  }
+
+  /**
+   * probe PINGs Redis every `probeIntervalMs` of the app's clock while the incident lasts; the
+   * first answer ends it. A PING is nobody's decision: it takes no tokens however late it runs.
+   */
+  private async probe(): Promise<void> {
+    if (this.probing) return;
+    this.probing = true;
+    const clock = this.appClock;
+    const signal = this.closing.signal;
+    try {
+      while (this.incident && !signal.aborted) {
+        await (clock.sleep ?? sleepWithTimer).call(clock, this.probeIntervalMs, signal);
+        if (!this.incident) break;
+        try {
+          await this.redis.ping();
+          this.answered(clock.now());
+        } catch (error) {
+          this.failed(error, clock.now());
+        }
+      }
+    } catch {
+      // The store closed during the wait.
     } finally {
-      if (probe) this.probing = false;
+      this.probing = false;
     }
   }
 
@@ -220,6 +266,7 @@ export class RedisDecisionStore implements DecisionStore {
       return;
     }
     this.incident = { since: now, failures: 1 };
+    void this.probe();
     const reason = error instanceof Error ? error.message : String(error);
     this.log.warn(
       `Redis unreachable (${reason}): reads fail ${this.failure.read}, writes fail ${this.failure.write}` +

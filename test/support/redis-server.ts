@@ -13,6 +13,13 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** start starts it again on the same port, empty, and waits until it accepts connections. */
   start(): Promise<void>;
+  /**
+   * freeze stops the server with SIGSTOP: connections stay open, commands wait in their sockets
+   * and run, in order, once it is thawed (`thaw`, SIGCONT), as when Redis hangs.
+   */
+  freeze(): void;
+  /** thaw resumes a frozen server (SIGCONT). */
+  thaw(): void;
   /** close disconnects the clients `client` opened and stops the server. */
   close(): Promise<void>;
 }
@@ -109,6 +116,14 @@ export async function startRedisServer(extraArgs: string[] = []): Promise<RedisS
     },
     stop: kill,
     start,
+    freeze() {
+      if (!child || child.exitCode !== null) throw new Error("redis-server is not running");
+      child.kill("SIGSTOP");
+    },
+    thaw() {
+      if (!child || child.exitCode !== null) throw new Error("redis-server is not running");
+      child.kill("SIGCONT");
+    },
     async close() {
       for (const client of clients.splice(0)) client.disconnect();
       await kill();

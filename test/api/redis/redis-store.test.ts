@@ -244,28 +244,74 @@ describe("with REDIS_URL: when Redis fails", () => {
     ]);
   });
 
-  it("probes Redis once per interval during an incident instead of failing every call", async () => {
+  it("probes Redis with a PING per interval during an incident, never with a customer's decision", async () => {
     t = await redisRuntime();
-    const { key } = t.addCustomer("pro");
+    const { id, key } = t.addCustomer("pro");
     await server.stop();
     for (let i = 0; i < 10; i++) expect((await list(key)).status).toBe(200);
     expect(storeErrors(await (await metrics()).text())).toBe(1);
-    // Each interval, one call tries Redis again (and fails while it is down).
+    // Each interval of the app's clock, a PING tries Redis again (and fails while it is down);
+    // the requests meanwhile do not wait for Redis.
     for (let round = 2; round <= 4; round++) {
       t.clock.advance(250);
+      await vi.waitFor(async () => expect(storeErrors(await (await metrics()).text())).toBe(round));
       for (let i = 0; i < 3; i++) expect((await list(key)).status).toBe(200);
       expect(storeErrors(await (await metrics()).text())).toBe(round);
     }
     await server.start();
+    const admin = server.client();
+    await admin.config("RESETSTAT");
+    const buckets = () => admin.keys(`${t.prefix}:{${id}:*`);
+    // Back, but the incident lasts until a probe: requests meanwhile do not reach Redis.
+    for (let i = 0; i < 3; i++) expect((await list(key)).status).toBe(200);
     await vi.waitFor(
       async () => {
         t.clock.advance(250);
-        const response = await list(key);
-        expect(response.status).toBe(200);
         expect(t.lines.filter((l) => l.startsWith("Redis answers again"))).toHaveLength(1);
       },
       { timeout: 5_000, interval: 50 },
     );
+    expect(await admin.info("commandstats")).toMatch(/cmdstat_ping:calls=/);
+    expect(await buckets()).toEqual([]);
+    // Then decisions go to Redis again: the restarted, empty Redis holds the customer's bucket.
+    expect((await list(key)).status).toBe(200);
+    expect((await buckets()).length).toBeGreaterThan(0);
+  });
+
+  it("a refused decision is not charged when Redis resumes", async () => {
+    t = await redisRuntime();
+    t.addPlan("five-writes", [{ operation: "write", count: 5, periodMs: HOUR }]);
+    const { id, key } = t.addCustomer("five-writes");
+    expect((await create(key)).status).toBe(201);
+    // Redis hangs: the write's script waits in the socket, and the instance answers 503.
+    server.freeze();
+    try {
+      const refused = await create(key);
+      expect(refused.status).toBe(503);
+    } finally {
+      server.thaw();
+    }
+    // Once Redis answers again, peek on the same connection: it runs after the held script.
+    const peek = async () => {
+      const customer = t.runtime.policy.snapshot.byId.get(id);
+      if (!customer) throw new Error("no customer");
+      return t.runtime.decisions.peek({ customer, operation: "write", now: t.clock.now() });
+    };
+    let remaining = -1;
+    await vi.waitFor(
+      async () => {
+        t.clock.advance(250);
+        const decision = await peek();
+        expect(decision.source).toBe("redis");
+        remaining = decision.details.tokensRemaining;
+      },
+      { timeout: 5_000, interval: 50 },
+    );
+    // One write admitted, one refused: the refused one took nothing when it finally ran.
+    expect(remaining).toBe(4);
+    const scrape = await (await metrics()).text();
+    expect(scrape).toContain('ratekeeper_redis_unanswered_decisions_total{outcome="expired"} 1');
+    expect(scrape).toContain('ratekeeper_redis_unanswered_decisions_total{outcome="charged"} 0');
   });
 
   it("times out a Redis that does not answer, and applies the failure policy", async () => {
@@ -278,7 +324,7 @@ describe("with REDIS_URL: when Redis fails", () => {
     expect(refused.status).toBe(503);
     expect((await list(key)).status).toBe(200);
     expect(t.lines.filter((l) => l.startsWith("Redis unreachable"))).toEqual([
-      expect.stringContaining("Command timed out"),
+      expect.stringContaining("Redis did not answer"),
     ]);
     await admin.call("CLIENT", "UNPAUSE");
   });
