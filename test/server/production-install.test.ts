@@ -73,9 +73,7 @@ describe("a server started with a bad RATEKEEPER_DEMO", () => {
             env: { RATEKEEPER_DEMO: "maybe", DATABASE_PATH: path.join(dir, "ratekeeper.db") },
             startTimeoutMs: 20_000,
           }),
-        ).rejects.toThrow(
-          /exited with 1[\s\S]*RATEKEEPER_DEMO: RATEKEEPER_DEMO must be on .* or off/,
-        );
+        ).rejects.toThrow(/exited with 1[\s\S]*Cannot start: RATEKEEPER_DEMO must be on .* or off/);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
