@@ -180,7 +180,7 @@ describe("npm run db:backup", () => {
       });
       expect(status).toBe(2);
       expect(stderr).toBe(
-        'db:backup: Invalid environment: BACKUP_INTERVAL: BACKUP_INTERVAL must be a whole number and a unit (s, m, h or d), such as 30m, 6h or 1d; got "often"\n',
+        'db:backup: Invalid environment: BACKUP_INTERVAL must be a whole number and a unit (s, m, h or d), such as 30m, 6h or 1d; got "often"\n',
       );
     },
     TIMEOUT,
