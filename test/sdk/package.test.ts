@@ -26,7 +26,7 @@ const sdk = path.join(root, "sdk");
 const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const version = JSON.parse(readFileSync(path.join(sdk, "package.json"), "utf8")).version;
-/** TARBALL is what `npm run sdk:pack` writes, and what the README tells a project to install. */
+/** TARBALL is what `npm run sdk:pack` writes, and what the docs tell a project to install. */
 const TARBALL = path.join("dist", `ratekeeper-client-${version}.tgz`);
 
 let dir: string;
@@ -185,16 +185,19 @@ describe("@ratekeeper/client as published", () => {
   }, 60_000);
 });
 
-/** readmeBlock is the README's fenced code block that starts with `first` (its first line). */
-function readmeBlock(first: string): string {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
-  for (const [, body] of readme.matchAll(/```\w*\n([\s\S]*?)```/g)) {
+/** EXAMPLE_PAGE is the page whose "From any service" example these tests run as written. */
+const EXAMPLE_PAGE = path.join("docs", "protecting-apis.md");
+
+/** exampleBlock is EXAMPLE_PAGE's fenced code block that starts with `first` (its first line). */
+function exampleBlock(first: string): string {
+  const page = readFileSync(path.join(root, EXAMPLE_PAGE), "utf8");
+  for (const [, body] of page.matchAll(/```\w*\n([\s\S]*?)```/g)) {
     if (body?.startsWith(first)) return body;
   }
-  throw new Error(`README.md has no code block starting with ${first}`);
+  throw new Error(`${EXAMPLE_PAGE} has no code block starting with ${first}`);
 }
 
-/** App is the README's orders.mjs running: its output so far, and how it ended. */
+/** App is the docs' orders.mjs running: its output so far, and how it ended. */
 interface App {
   child: ChildProcess;
   output(): string;
@@ -223,13 +226,13 @@ async function until(app: App, pattern: RegExp): Promise<void> {
   }
 }
 
-describe("the README's From any service example, as written", () => {
+describe("the From any service example of docs/protecting-apis.md, as written", () => {
   let server: RatekeeperServer;
   const apps: App[] = [];
   beforeAll(async () => {
     server = await startRatekeeper();
-    // orders.mjs, verbatim; Express comes from this repository (the README installs it from npm).
-    writeFileSync(path.join(dir, "orders.mjs"), readmeBlock("// orders.mjs"));
+    // orders.mjs, verbatim; Express comes from this repository (the docs install it from npm).
+    writeFileSync(path.join(dir, "orders.mjs"), exampleBlock("// orders.mjs"));
     symlinkSync(
       path.join(root, "node_modules", "express"),
       path.join(dir, "node_modules", "express"),
@@ -241,7 +244,7 @@ describe("the README's From any service example, as written", () => {
   });
 
   it("installs the tarball that npm run sdk:pack writes", () => {
-    const install = readmeBlock("npm run sdk:pack");
+    const install = exampleBlock("npm run sdk:pack");
     expect(install).toContain(`npm install express /path/to/ratekeeper/${TARBALL}`);
   });
 
