@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   browserLeaks,
   coreOutsiders,
+  databaseReach,
   type Floors,
   folderLoops,
   readSources,
@@ -17,7 +18,7 @@ const FLOORS: Floors = [
   ["app/", 5],
   ["lib/route/", 4],
   ["lib/data-plane/", 4],
-  ["lib/runtime", 3],
+  ["lib/runtime/", 3],
   ["lib/admin/", 2],
   ["lib/backup/", 2],
   ["lib/policy/", 2],
@@ -48,5 +49,9 @@ describe("the floors of the house", () => {
 
   it("components/ and lib/client/ import no database, runtime or other server module", () => {
     expect(browserLeaks(sources)).toEqual([]);
+  });
+
+  it("nothing the edge's entry loads imports db/ or drizzle-orm, directly or through another module", () => {
+    expect(databaseReach("server/edge.ts", sources)).toEqual([]);
   });
 });
