@@ -61,7 +61,7 @@ export function seed(databasePath: string, adminPassword: string): Fixture {
     const single = customer("single");
     const gateway = customer("gateway");
     const batch = Array.from({ length: BATCH_SIZE }, (_, i) => customer(`batch ${i}`));
-    runtime.policy.reload();
+    runtime.policy.applyEdit();
     const created = createServiceToken(runtime, "bench", { name: "bench", scopes: ["decide"] });
     if (!created.ok)
       throw new Error(`could not create the bench's service token: ${created.title}`);

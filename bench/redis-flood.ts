@@ -81,7 +81,7 @@ export async function flood(url: string, admin: Redis, denyCache: boolean): Prom
       { name: "Flooder", planId: plan.id, apiKeyHash: key.hash, apiKeyPrefix: key.prefix },
       now,
     );
-    runtime.policy.reload();
+    runtime.policy.applyEdit();
     const customer = runtime.policy.snapshot.byId.get(id);
     if (!customer) throw new Error("the flood's customer is not in the policy");
 

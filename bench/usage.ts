@@ -92,7 +92,7 @@ function seed(runtime: Runtime): { ids: number[]; busiest: number; rows: number 
       profiles.push((found as [number, Profile])[1]);
     }
   });
-  runtime.policy.reload();
+  runtime.policy.applyEdit();
   const insert = runtime.sqlite.prepare(
     `INSERT INTO usage_minutes (start_ms, customer_id, operation, plan_id, allowed, denied,
        unavailable, tokens_requested, tokens_taken) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)`,

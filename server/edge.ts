@@ -10,7 +10,7 @@ import { writeAnswer } from "@/lib/data-plane/node-io";
 import { getEnv } from "@/lib/env";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/route/client-address";
 import { MALFORMED_PATH, malformedPath } from "@/lib/route/request-target";
-import { edgeRuntimeOf } from "@/lib/runtime-edge";
+import { edgeRuntimeOf } from "@/lib/runtime/edge";
 import { createHttpServer } from "./http-server";
 import { stopOnSignals } from "./stop";
 

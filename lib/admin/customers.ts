@@ -68,7 +68,7 @@ export function createCustomer(
     });
     return { ok: true, value: { customer, apiKey: key.key } };
   });
-  if (result.ok) rt.policy.reload();
+  if (result.ok) rt.policy.applyEdit();
   return result;
 }
 
@@ -95,7 +95,7 @@ export function updateCustomer(
     audit(tx, { actor, action, entityType: "customer", entityId: id, before, after, at: now });
     return { ok: true, value: after };
   });
-  if (result.ok) rt.policy.reload();
+  if (result.ok) rt.policy.applyEdit();
   return result;
 }
 
@@ -123,7 +123,7 @@ export function rotateKey(
     });
     return { ok: true, value: { customer, apiKey: key.key } };
   });
-  if (result.ok) rt.policy.reload();
+  if (result.ok) rt.policy.applyEdit();
   return result;
 }
 
@@ -146,7 +146,7 @@ export function deleteCustomer(rt: AdminContext, actor: string, id: number): Out
     return { ok: true, value: null };
   });
   if (result.ok) {
-    rt.policy.reload();
+    rt.policy.applyEdit();
     resetBuckets(rt, id);
     rt.traffic.forgetCustomer(id);
   }
@@ -204,7 +204,7 @@ function changeOverride(
     });
     return { ok: true, value: after };
   });
-  if (result.ok) rt.policy.reload();
+  if (result.ok) rt.policy.applyEdit();
   return result;
 }
 
@@ -243,7 +243,7 @@ export function promoteOverride(
     });
     return { ok: true, value: { overrides, promoted } };
   });
-  if (result.ok) rt.policy.reload();
+  if (result.ok) rt.policy.applyEdit();
   return result;
 }
 

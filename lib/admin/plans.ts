@@ -49,7 +49,7 @@ export function createPlan(
     });
     return { ok: true, value: plan };
   });
-  if (result.ok) rt.policy.reload();
+  if (result.ok) rt.policy.applyEdit();
   return result;
 }
 
@@ -80,7 +80,7 @@ export function updatePlan(
     });
     return { ok: true, value: after };
   });
-  if (result.ok) rt.policy.reload();
+  if (result.ok) rt.policy.applyEdit();
   return result;
 }
 
@@ -119,7 +119,7 @@ export function promoteDryRun(
     });
     return { ok: true, value: { plan: after, promoted } };
   });
-  if (result.ok) rt.policy.reload();
+  if (result.ok) rt.policy.applyEdit();
   return result;
 }
 
@@ -149,6 +149,6 @@ export function deletePlan(rt: AdminContext, actor: string, id: number): Outcome
     });
     return { ok: true, value: null };
   });
-  if (result.ok) rt.policy.reload();
+  if (result.ok) rt.policy.applyEdit();
   return result;
 }

@@ -86,7 +86,7 @@ export function createServiceToken(
     });
     return { ok: true, value: { serviceToken, token: secret.token } } as const;
   });
-  rt.policy.reload();
+  rt.policy.applyEdit();
   return result;
 }
 
@@ -121,7 +121,7 @@ export function revokeServiceToken(
     return { ok: true, value: after };
   });
   if (result.ok) {
-    rt.policy.reload();
+    rt.policy.applyEdit();
     rt.serviceTokenUsage.forget(id);
   }
   return result;

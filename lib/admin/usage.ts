@@ -26,7 +26,7 @@ import {
   type UsageReport,
   usageReport,
 } from "@/lib/usage/usage-report";
-import type { UsageSettings } from "@/lib/usage/usage-service";
+import type { UsageSettings } from "@/lib/usage/usage-settings";
 import type { Outcome } from "./plans";
 import { resolveRange } from "./usage-range";
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ServiceTokenRefusals } from "@/lib/auth/service-token-refusals";
-import type { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
+import type { ServiceTokenUses } from "@/lib/auth/service-token-uses";
 import { fieldErrorsOf } from "@/lib/http";
 import {
   type DecisionContext,
@@ -40,7 +40,7 @@ export const BATCH_BODY_LIMIT = 1024 * 1024;
 /** DecisionRuntime is what the decision API needs of the process. */
 export interface DecisionRuntime extends DecisionContext {
   policy: PolicyStore;
-  serviceTokenUsage: ServiceTokenUsage;
+  serviceTokenUsage: ServiceTokenUses;
   /** serviceTokenRefusals counts the calls refused for their token (401, 403), for the metrics and the dashboard. */
   serviceTokenRefusals: ServiceTokenRefusals;
 }

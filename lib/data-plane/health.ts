@@ -1,4 +1,4 @@
-import type { DataPlaneRuntime } from "@/lib/runtime";
+import type { DataPlaneRuntime } from "@/lib/runtime/data-plane";
 
 /** Health is what GET /api/health answers: its status code and its JSON body. */
 export interface Health {

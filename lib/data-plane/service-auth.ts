@@ -1,5 +1,5 @@
 import { hashServiceToken, SERVICE_TOKEN_PREFIX } from "@/lib/auth/service-token";
-import type { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
+import type { ServiceTokenUses } from "@/lib/auth/service-token-uses";
 import type { Clock } from "@/lib/limiter";
 import { readBearer } from "@/lib/policy/api-key";
 import { authorizationRefusal, BEARER_CHALLENGE, type Refusal } from "@/lib/policy/refusal";
@@ -47,7 +47,7 @@ function unauthorized(
  */
 export function authenticateService(
   snapshot: PolicySnapshot,
-  usage: ServiceTokenUsage,
+  usage: ServiceTokenUses,
   clock: Clock,
   authorization: string | undefined,
 ): ServiceAuth {

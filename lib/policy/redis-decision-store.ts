@@ -64,6 +64,8 @@ export interface RedisDecisionStoreOptions {
    * requests over the limit without Redis (see DenyCache). Without it every decision asks Redis.
    */
   denyCache?: DenyCache;
+  /** announceReset tells the other instances that this one reset a customer (its notices). */
+  announceReset: (customerId: number) => void;
 }
 
 /**
@@ -88,8 +90,7 @@ export class RedisDecisionStore implements DecisionStore {
   private readonly remote: RedisLimiter<RequestInput>;
   private readonly redis: RedisClient;
   private readonly denyCache: DenyCache | undefined;
-  /** announceReset, when set, tells the other instances that this one reset a customer. */
-  announceReset: ((customerId: number) => void) | undefined;
+  private readonly announceReset: (customerId: number) => void;
   private readonly standIn: Limiter<RequestInput, string>;
   private readonly failure: FailurePolicy;
   private readonly log: Logger;
@@ -124,6 +125,7 @@ export class RedisDecisionStore implements DecisionStore {
     this.retryAfterMs = options.retryAfterMs ?? 1_000;
     this.probeIntervalMs = options.probeIntervalMs ?? 250;
     this.denyCache = options.denyCache;
+    this.announceReset = options.announceReset;
   }
 
   async decide(input: RequestInput, n: number): Promise<Decision> {
@@ -184,7 +186,7 @@ export class RedisDecisionStore implements DecisionStore {
     } finally {
       this.denyCache?.forgetCustomers([customerId]);
     }
-    this.announceReset?.(customerId);
+    this.announceReset(customerId);
     return remote + local;
   }
 

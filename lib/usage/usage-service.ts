@@ -11,25 +11,10 @@ import { RedisUsageRelay } from "./redis-relay";
 import { type FoldResult, foldAndPrune, writeBatch, writeClaims } from "./sqlite-writer";
 import { DAY_MS, MINUTE_MS } from "./time";
 import type { TrafficLog } from "./traffic-log";
-import { UsageCounter, type UsageRecorder } from "./usage-counter";
+import { UsageCounter } from "./usage-counter";
+import type { UsageWrites } from "./usage-pusher";
+import type { UsageSettings } from "./usage-settings";
 import { startUsageTimers } from "./usage-timers";
-
-/** UsageSettings are the rollups' settings (validated from the environment in lib/env.ts). */
-export interface UsageSettings {
-  /** flushIntervalMs: how often counts leave memory (5 s): what a crash can lose at most. */
-  flushIntervalMs: number;
-  /** minuteRetentionDays: how long minute rows are kept (7). */
-  minuteRetentionDays: number;
-  /** hourRetentionDays: how long hour rows are kept (90). */
-  hourRetentionDays: number;
-}
-
-/** DEFAULT_USAGE_SETTINGS are the settings when the environment sets none. */
-export const DEFAULT_USAGE_SETTINGS: UsageSettings = {
-  flushIntervalMs: 5_000,
-  minuteRetentionDays: 7,
-  hourRetentionDays: 90,
-};
 
 /** UsageServiceOptions: what the usage rollups need of the process. */
 export interface UsageServiceOptions {
@@ -38,8 +23,8 @@ export interface UsageServiceOptions {
   metrics: Metrics;
   traffic: TrafficLog;
   settings: UsageSettings;
-  /** db, when set, receives the rollups: a full instance. An edge has none and only pushes. */
-  db?: Db;
+  /** db receives the rollups (an edge has none: its usage is a UsagePusher). */
+  db: Db;
   /** redis, when set, carries the counts of every instance (see RedisUsageRelay). */
   redis?: { client: RedisClient; prefix: string; timeoutMs: number };
 }
@@ -54,7 +39,7 @@ const MAX_RETRY_ROWS = 1_000_000;
  * retentions once a minute, and push the live view's seconds each second. The timers read the
  * injected clock; tests call `flush`, `claim` and `fold` directly instead of starting them.
  */
-export class UsageService implements UsageRecorder {
+export class UsageService implements UsageWrites {
   readonly counter = new UsageCounter();
   readonly live: LiveTraffic;
   private readonly options: UsageServiceOptions;
@@ -156,8 +141,8 @@ export class UsageService implements UsageRecorder {
     return this.serial(() => this.claimNow());
   }
 
-  /** fold folds closed hours and prunes by the retentions (a database only; else undefined). */
-  fold(): Promise<FoldResult | undefined> {
+  /** fold folds closed hours and prunes by the retentions. */
+  fold(): Promise<FoldResult> {
     return this.serial(async () => this.foldNow());
   }
 
@@ -171,8 +156,8 @@ export class UsageService implements UsageRecorder {
     if (this.timers.length > 0 || this.stopped) return;
     this.timers = startUsageTimers(this, {
       flushIntervalMs: this.options.settings.flushIntervalMs,
-      claims: this.claimer !== undefined && this.options.db !== undefined,
-      folds: this.options.db !== undefined,
+      claims: this.claimer !== undefined,
+      folds: true,
       live: this.liveRedis !== undefined,
       log: this.options.log,
     });
@@ -205,7 +190,7 @@ export class UsageService implements UsageRecorder {
     this.timers = [];
     if (this.stopped) return;
     this.stopped = true;
-    if (!this.relay && this.options.db) this.writeLocally(this.counter.drain());
+    if (!this.relay) this.writeLocally(this.counter.drain());
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
@@ -216,9 +201,9 @@ export class UsageService implements UsageRecorder {
 
   private async flushNow(): Promise<number> {
     const batch = this.counter.drain();
-    const { metrics, db, clock } = this.options;
+    const { metrics, clock } = this.options;
     if (!this.relay) return this.writeLocally(batch);
-    const result = await this.relay.push(batch, { handBack: db !== undefined });
+    const result = await this.relay.push(batch, { handBack: true });
     if (result.pushedRows > 0) metrics.usageFlushed("redis", result.pushedRows);
     if (result.failed) metrics.usageFlushFailed("redis");
     let rows = result.pushedRows;
@@ -230,7 +215,6 @@ export class UsageService implements UsageRecorder {
   /** writeLocally writes a batch (and any earlier failed one) to SQLite, keeping it on failure. */
   private writeLocally(batch: UsageBatch): number {
     const { db, metrics, log, clock } = this.options;
-    if (!db) return 0;
     const all = this.retry ? mergeBatches([this.retry, batch], MINUTE_MS) : batch;
     this.retry = undefined;
     if (isEmpty(all)) {
@@ -254,7 +238,7 @@ export class UsageService implements UsageRecorder {
   private async claimNow(): Promise<number> {
     const { db, clock, metrics, settings } = this.options;
     const claimer = this.claimer;
-    if (!claimer || !db || !claimer.connected) return 0;
+    if (!claimer?.connected) return 0;
     const now = clock.now();
     const graceMs = settings.flushIntervalMs + 5_000;
     try {
@@ -270,9 +254,8 @@ export class UsageService implements UsageRecorder {
     }
   }
 
-  private foldNow(): FoldResult | undefined {
+  private foldNow(): FoldResult {
     const { db, clock, settings } = this.options;
-    if (!db) return undefined;
     return foldAndPrune(db, clock.now(), {
       minuteRetentionMs: settings.minuteRetentionDays * DAY_MS,
       hourRetentionMs: settings.hourRetentionDays * DAY_MS,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Logger } from "@/lib/log";
-import { PolicySync } from "@/lib/policy/policy-sync";
+import { PolicyNotices, PolicySync } from "@/lib/policy/policy-sync";
 import { connectRedis } from "@/lib/redis";
 import { type RedisServer, startRedisServer } from "../support/redis-server";
 
@@ -14,8 +14,17 @@ function instance(server: RedisServer, channel: string) {
   };
   const { client, subscriber } = connectRedis(server.url, 200, log);
   const reload = vi.fn();
-  const sync = new PolicySync({ publisher: client, subscriber, channel, reload, log });
+  const notices = new PolicyNotices({ publisher: client, channel, log });
+  const sync = new PolicySync({
+    notices,
+    subscriber,
+    refresh: reload,
+    reset: () => {},
+    caughtUp: () => {},
+    log,
+  });
   return {
+    notices,
     sync,
     reload,
     lines,
@@ -45,7 +54,7 @@ describe("PolicySync", () => {
       await vi.waitFor(() => expect(a.client.status).toBe("ready"));
       // Subscribing catches up once on what changed before it.
       expect([a.reload.mock.calls.length, b.reload.mock.calls.length]).toEqual([1, 1]);
-      a.sync.publish();
+      a.notices.publish();
       await vi.waitFor(() => expect(b.reload).toHaveBeenCalledTimes(2), { timeout: 1_000 });
       expect(a.reload).toHaveBeenCalledTimes(1);
       expect(elsewhere.reload).toHaveBeenCalledTimes(1);
@@ -63,7 +72,7 @@ describe("PolicySync", () => {
       await Promise.all([a.sync.subscribed, b.sync.subscribed]);
       await server.stop();
       // A notice sent while Redis is down is lost: the sender logs it and goes on.
-      a.sync.publish();
+      a.notices.publish();
       await vi.waitFor(() =>
         expect(a.lines.some((l) => l.startsWith("Could not announce a policy change"))).toBe(true),
       );
@@ -84,7 +93,7 @@ describe("PolicySync", () => {
         },
         { timeout: 5_000, interval: 20 },
       );
-      a.sync.publish();
+      a.notices.publish();
       await vi.waitFor(() => expect(b.reload.mock.calls.length).toBe(before + 2), {
         timeout: 1_000,
       });

@@ -3,11 +3,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hashServiceToken } from "@/lib/auth/service-token";
-import { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
+import { ServiceTokenUses } from "@/lib/auth/service-token-uses";
 import type { DecisionResult } from "@/lib/data-plane/decision-result";
 import { authenticateService, missingScope } from "@/lib/data-plane/service-auth";
 import { SERVICE_TOKEN_PATH as APP_SERVICE_TOKEN_PATH } from "@/lib/data-plane/service-token-answer";
-import { silentLogger } from "@/lib/log";
 import { bearerToken, readBearer } from "@/lib/policy/api-key";
 import { STATUS_OF_REASON } from "@/lib/policy/decide";
 import {
@@ -68,7 +67,7 @@ function serverRefusal(authorization: string | undefined) {
   );
   const auth = authenticateService(
     snapshot,
-    new ServiceTokenUsage(undefined, silentLogger),
+    new ServiceTokenUses(),
     { now: () => 0, sleep: async () => {} },
     authorization,
   );

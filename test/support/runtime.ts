@@ -102,7 +102,7 @@ export function createTestRuntime(
         { slug, name: slug, description: "", limits },
         clock.now(),
       );
-      runtime.policy.reload();
+      runtime.policy.applyEdit();
       return plan.id;
     },
     addCustomer(planSlug, name = "Test customer") {
@@ -117,12 +117,12 @@ export function createTestRuntime(
         },
         clock.now(),
       );
-      runtime.policy.reload();
+      runtime.policy.applyEdit();
       return { id, key: apiKey.key };
     },
     suspend(customerId) {
       updateCustomerRow(runtime.db, customerId, { status: "suspended" }, clock.now());
-      runtime.policy.reload();
+      runtime.policy.applyEdit();
     },
     cleanup() {
       setRuntime(undefined);

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { decide } from "@/lib/policy/decide";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import type { DataPlaneRuntime } from "@/lib/runtime";
-import { createEdgeRuntime, type EdgeRuntime } from "@/lib/runtime-edge";
+import { createEdgeRuntime, type EdgeRuntime } from "@/lib/runtime/edge";
 import { DAY_MS, HOUR_MS, MINUTE_MS } from "@/lib/usage/time";
 import { type RedisServer, startRedisServer } from "../support/redis-server";
 import { createTestRuntime, START_MS, type TestRuntime } from "../support/runtime";

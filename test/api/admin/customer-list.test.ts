@@ -38,7 +38,7 @@ function addMany(names: string[], planSlug = "free"): { id: number; prefix: stri
       return { id, prefix: key.prefix };
     }),
   );
-  t.runtime.policy.reload();
+  t.runtime.policy.applyEdit();
   return added;
 }
 

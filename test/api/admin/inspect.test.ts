@@ -101,7 +101,7 @@ describe("inspect", () => {
       t.clock.now() + 5_000,
       t.clock.now(),
     );
-    t.runtime.policy.reload();
+    t.runtime.policy.applyEdit();
     expect((await inspectDemo()).operations.read).toMatchObject({
       source: "override",
       tokensRemaining: 3,

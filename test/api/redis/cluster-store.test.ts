@@ -5,7 +5,7 @@ import { GET } from "@/app/api/v1/items/route";
 import { updatePlan } from "@/lib/admin/plans";
 import { decide } from "@/lib/policy/decide";
 import { createRuntime, type Runtime } from "@/lib/runtime";
-import { createEdgeRuntime } from "@/lib/runtime-edge";
+import { createEdgeRuntime } from "@/lib/runtime/edge";
 import { type RedisCluster, startRedisCluster } from "../../support/redis-cluster";
 import { api, createTestRuntime, idParams, type TestRuntime } from "../../support/runtime";
 import { adminRequest, signIn } from "../admin/admin-support";

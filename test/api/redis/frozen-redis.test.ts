@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Metrics } from "@/lib/metrics";
 import { decide } from "@/lib/policy/decide";
 import type { DataPlaneRuntime } from "@/lib/runtime";
-import { createEdgeRuntime } from "@/lib/runtime-edge";
+import { createEdgeRuntime } from "@/lib/runtime/edge";
 import { type RedisServer, startRedisServer } from "../../support/redis-server";
 import { createTestRuntime, openTestRuntime, type TestRuntime } from "../../support/runtime";
 import { startTcpProxy, type TcpProxy } from "../../support/tcp-proxy";

@@ -108,7 +108,7 @@ describe("decision calls refused for their service token", () => {
   it("still counts a revoked token's calls against it once the policy is rebuilt from the database (the revoked hashes are in it)", async () => {
     const revoked = serviceToken(t.runtime, ["decide"], "billing");
     expect(revokeServiceToken(t.runtime, "admin", revoked.id).ok).toBe(true);
-    t.runtime.policy.reload();
+    t.runtime.policy.applyEdit();
     await decide(revoked.token);
     expect(await listed()).toEqual({ byName: { billing: 1 }, unknown: 0 });
   });

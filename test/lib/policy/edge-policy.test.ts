@@ -7,7 +7,7 @@ import { decide } from "@/lib/policy/decide";
 import { RedisSnapshots } from "@/lib/policy/redis-snapshot";
 import type { CustomerPolicy, PolicyRows } from "@/lib/policy/snapshot";
 import { encodePolicyRows } from "@/lib/policy/snapshot-codec";
-import { createEdgeRuntime, type EdgeRuntime } from "@/lib/runtime-edge";
+import { createEdgeRuntime, type EdgeRuntime } from "@/lib/runtime/edge";
 import { FakeClock, flush } from "../../support/fake-clock";
 import { type RedisServer, startRedisServer } from "../../support/redis-server";
 import { createTestRuntime, START_MS, type TestRuntime } from "../../support/runtime";

@@ -67,7 +67,7 @@ describe("with the demo off (RATEKEEPER_DEMO=off)", () => {
       },
       START_MS,
     );
-    runtime.policy.reload();
+    runtime.policy.applyEdit();
     const answers = [
       await listItems(api("/api/v1/items", { key: key.key })),
       await createItem(api("/api/v1/items", { key: key.key, body: { name: "a" } })),

@@ -28,7 +28,7 @@ describe("items API: policy edits apply to the next request", () => {
       [{ operation: "read", count: 1, periodMs: HOUR }, ...writes],
       t.clock.now(),
     );
-    t.runtime.policy.reload();
+    t.runtime.policy.applyEdit();
     const after = await read();
     expect(after.status).toBe(200);
     expect(after.headers.get("RateLimit-Policy")).toBe('"read-1-per-1h";q=1;w=3600');
@@ -38,7 +38,7 @@ describe("items API: policy edits apply to the next request", () => {
     expect(refused.headers.get("Retry-After")).toBe("3600");
     // Restoring the old limits finds their buckets as they were left: no refill by toggling.
     replacePlanLimits(t.runtime.db, t.planId("free"), free, t.clock.now());
-    t.runtime.policy.reload();
+    t.runtime.policy.applyEdit();
     const restored = await read();
     expect(restored.status).toBe(200);
     expect(restored.headers.get("RateLimit-Policy")).toBe(FREE_READ_POLICY);
@@ -49,7 +49,7 @@ describe("items API: policy edits apply to the next request", () => {
     const expiresAt = START_MS + 10 * 60_000;
     const limits = [{ count: 2, periodMs: HOUR }];
     replaceOverride(t.runtime.db, t.demoId, "read", limits, expiresAt, t.clock.now());
-    t.runtime.policy.reload();
+    t.runtime.policy.applyEdit();
     const first = await read();
     expect(first.headers.get("RateLimit-Policy")).toBe('"read-2-per-1h";q=2;w=3600');
     expect(first.headers.get("RateLimit")).toBe('"read-2-per-1h";r=1;t=1800');

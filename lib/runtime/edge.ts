@@ -1,5 +1,5 @@
 import { ServiceTokenRefusals } from "@/lib/auth/service-token-refusals";
-import { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
+import { ServiceTokenUses } from "@/lib/auth/service-token-uses";
 import { appClock } from "@/lib/clock";
 import type { Env } from "@/lib/env";
 import type { Clock } from "@/lib/limiter";
@@ -9,25 +9,25 @@ import { createPolicyLimiter } from "@/lib/policy/policy-limiter";
 import { PolicyStore } from "@/lib/policy/policy-store";
 import { RedisSnapshots } from "@/lib/policy/redis-snapshot";
 import { redactUrl } from "@/lib/redis";
+import { TrafficLog } from "@/lib/usage/traffic-log";
+import { UsagePusher } from "@/lib/usage/usage-pusher";
+import { DEFAULT_USAGE_SETTINGS, type UsageSettings } from "@/lib/usage/usage-settings";
 import {
+  connectRedisLink,
   createDecisions,
+  type DataPlaneRuntime,
+  followNotices,
   type RedisOptions,
   redisOptionsOf,
   usageSettingsOf,
-} from "@/lib/runtime-decisions";
-import { TrafficLog } from "@/lib/usage/traffic-log";
-import {
-  DEFAULT_USAGE_SETTINGS,
-  UsageService,
-  type UsageSettings,
-} from "@/lib/usage/usage-service";
-import type { DataPlaneRuntime } from "./runtime";
+} from "./data-plane";
 
 /** EdgeRuntime is an edge's runtime: the data plane, its policy followed from Redis. */
 export interface EdgeRuntime extends DataPlaneRuntime {
   role: "edge";
   /** edgePolicy loads and follows the control plane's snapshot. */
   edgePolicy: EdgePolicy;
+  usage: UsagePusher;
 }
 
 /** EdgeRuntimeOptions configure an edge: Redis is required (it holds the policy). */
@@ -45,30 +45,32 @@ export interface EdgeRuntimeOptions {
 }
 
 /**
- * createEdgeRuntime builds an edge: no database is opened. Its policy starts empty (not
- * `loaded`: decisions answer 503) and is read from the snapshot the control plane keeps in
- * Redis, at once, on every policy notice, after every reconnection, and on a timer. Its usage
- * counts are pushed to Redis like a full instance's, and the full app claims them into SQLite.
+ * createEdgeRuntime builds an edge: no database is opened (nothing here reaches db/). Its policy
+ * starts empty (not `loaded`: decisions answer 503) and is read from the snapshot the control
+ * plane keeps in Redis, at once, on every policy notice, after every reconnection, and on a
+ * timer. Its usage counts are pushed to Redis, and the full app claims them into SQLite.
  */
 export function createEdgeRuntime(options: EdgeRuntimeOptions): EdgeRuntime {
   const clock = options.clock ?? appClock;
   const log = options.log ?? consoleLogger;
-  const policy = new PolicyStore(clock);
+
+  // Deciding: on Redis, with the in-memory limiter as its stand-in.
   const limiter = createPolicyLimiter(clock);
-  let edgePolicy: EdgePolicy | undefined;
-  const plane = createDecisions({
-    clock,
-    log,
-    policy,
-    limiter,
-    redis: options.redis,
-    reload: () => edgePolicy?.check(),
-  });
-  const redis = plane.redis;
-  if (!redis) throw new TypeError("an edge needs Redis: it holds the policy");
+  const redis = connectRedisLink(options.redis, log);
+  const { decisions, metrics } = createDecisions(
+    { clock, log, limiter },
+    { link: redis, options: options.redis },
+  );
   log.info("Edge: deciding on the policy the control plane writes to Redis; no database.");
+
+  // The policy, followed from the snapshot in Redis: a notice, a reconnection or the timer
+  // makes the edge look; what changed goes from the decisions' deny cache.
+  const policy = new PolicyStore({
+    clock,
+    changed: (customerIds) => decisions.invalidate(customerIds),
+  });
   const { url, clusterNodes = [] } = options.redis;
-  const followed = new EdgePolicy({
+  const edgePolicy = new EdgePolicy({
     snapshots: new RedisSnapshots(redis.client, redis.prefix),
     policy,
     log,
@@ -76,15 +78,15 @@ export function createEdgeRuntime(options: EdgeRuntimeOptions): EdgeRuntime {
     where: url !== undefined ? redactUrl(url) : clusterNodes.map(redactUrl).join(", "),
     checkMs: options.checkMs,
   });
-  edgePolicy = followed;
+  const sync = followNotices(redis, decisions, () => edgePolicy.check(), log);
   // The command connection coming (back) up is the moment to look (the subscription has its
   // own); before it is open there is nothing to read.
-  redis.client.on("ready", () => followed.check());
-  const { decisions, metrics } = plane;
+  redis.client.on("ready", () => edgePolicy.check());
+
+  // Counting: pushed to Redis; the control plane claims the fleet's minutes.
   const traffic = new TrafficLog(300);
   const { timers = true, ...settings } = options.usage ?? {};
-  // No database: the service only pushes; the control plane claims the fleet's minutes.
-  const usage = new UsageService({
+  const usage = new UsagePusher({
     clock,
     log,
     metrics,
@@ -93,10 +95,11 @@ export function createEdgeRuntime(options: EdgeRuntimeOptions): EdgeRuntime {
     settings: { ...DEFAULT_USAGE_SETTINGS, ...settings },
   });
   if (timers) usage.start();
+
   const close = () => {
     usage.halt();
-    followed.close();
-    redis.sync.close();
+    edgePolicy.close();
+    sync.close();
     void decisions.close();
     limiter.close();
   };
@@ -110,11 +113,11 @@ export function createEdgeRuntime(options: EdgeRuntimeOptions): EdgeRuntime {
     traffic,
     usage,
     metrics,
-    serviceTokenUsage: new ServiceTokenUsage(undefined, log),
+    serviceTokenUsage: new ServiceTokenUses(),
     serviceTokenRefusals: new ServiceTokenRefusals((reason) => metrics.serviceTokenRefused(reason)),
-    edgePolicy: followed,
+    edgePolicy,
     async ready() {
-      await Promise.all([decisions.ready(), redis.sync.subscribed, followed.loaded()]);
+      await Promise.all([decisions.ready(), sync.subscribed, edgePolicy.loaded()]);
     },
     async shutdown() {
       await usage.stop();
