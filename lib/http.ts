@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { type FieldErrors, fieldErrorsOf, problemDocument } from "@/lib/schemas/problem.schema";
 
 /** json answers with a JSON body. */
 export function json(data: unknown, init: ResponseInit = {}): Response {
@@ -14,7 +15,7 @@ export function problemBody(
   title: string,
   extra: Record<string, unknown> = {},
 ): string {
-  return JSON.stringify({ type: "about:blank", title, status, ...extra });
+  return JSON.stringify(problemDocument(status, title, extra));
 }
 
 /** problem answers with an RFC 9457 problem document. */
@@ -28,29 +29,6 @@ export function problem(
     status,
     headers: { "Content-Type": PROBLEM_CONTENT_TYPE, ...headers },
   });
-}
-
-/** FieldErrors maps a field's dotted path ("limits.0.count", or "" for the whole body) to messages. */
-export type FieldErrors = Record<string, readonly string[]>;
-
-/**
- * fieldErrorsOf flattens a zod error into messages by dotted field path. The map has no
- * prototype: a client's key named `__proto__`, `constructor` or `toString` is a field like any
- * other, never an inherited member.
- */
-export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  // Regression: a plain object made `errors["toString"] ??= []` find Object.prototype.toString.
-  const errors: FieldErrors = Object.create(null);
-  for (const issue of error.issues) {
-    const path = issue.path.map(String).join(".");
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys)
-        ((errors[path ? `${path}.${key}` : key] ??= []) as string[]).push("Unknown field");
-      continue;
-    }
-    ((errors[path] ??= []) as string[]).push(issue.message);
-  }
-  return errors;
 }
 
 /** invalid answers 400 with field errors. */
@@ -119,13 +97,6 @@ export function parseQuery<S extends z.ZodType>(
   if (!parsed.success)
     return { ok: false, response: invalid(fieldErrorsOf(parsed.error), headers) };
   return { ok: true, data: parsed.data };
-}
-
-/** parseId reads a positive integer route parameter, or returns null. */
-export function parseId(value: string | undefined): number | null {
-  if (!value || !/^[1-9]\d{0,15}$/.test(value)) return null;
-  const id = Number(value);
-  return Number.isSafeInteger(id) ? id : null;
 }
 
 /** notFound answers 404. */

@@ -1,5 +1,5 @@
-import { type FieldErrors, PROBLEM_CONTENT_TYPE } from "@/lib/http";
-import type { Refusal } from "@/lib/policy/refusal";
+import { PROBLEM_CONTENT_TYPE, problemBody } from "@/lib/http";
+import type { FieldErrors, Refusal } from "@/lib/schemas/problem.schema";
 
 /**
  * API_SECURITY_HEADERS are the security headers of every answer the data plane writes itself
@@ -43,7 +43,7 @@ export function problemAnswer(
       "Cache-Control": "no-store",
       ...headers,
     },
-    body: JSON.stringify({ type: "about:blank", title, status, ...extra }),
+    body: problemBody(status, title, extra),
   };
 }
 

@@ -1,7 +1,6 @@
 import type { z } from "zod";
 import type { ServiceTokenRefusals } from "@/lib/auth/service-token-refusals";
 import type { ServiceTokenUsage } from "@/lib/auth/service-token-usage";
-import { fieldErrorsOf } from "@/lib/http";
 import {
   type DecisionContext,
   decide,
@@ -16,6 +15,7 @@ import {
   decisionBatchSchema,
   decisionRequestSchema,
 } from "@/lib/schemas/decision.schema";
+import { fieldErrorsOf } from "@/lib/schemas/problem.schema";
 import {
   invalidAnswer,
   jsonAnswer,

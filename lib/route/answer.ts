@@ -1,4 +1,4 @@
-import type { Refusal } from "@/lib/policy/refusal";
+import type { Refusal } from "@/lib/schemas/problem.schema";
 
 /** answer turns a refusal into its problem response. */
 export function answer(refusal: Refusal): Response {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { fieldErrorsOf, parseQuery } from "@/lib/http";
+import { parseQuery } from "@/lib/http";
+import { fieldErrorsOf } from "@/lib/schemas/problem.schema";
 
 const PROTOTYPE_KEYS = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
 

@@ -1,9 +1,10 @@
 import { getCustomer } from "@/db/queries/customers";
 import { deleteCustomer, overridesOf, updateCustomer } from "@/lib/admin/customers";
 import { respond } from "@/lib/admin/respond";
-import { json, notFound, parseBody, parseId } from "@/lib/http";
+import { json, notFound, parseBody } from "@/lib/http";
 import { withOperator } from "@/lib/route/operator";
 import { customerUpdateSchema } from "@/lib/schemas/customer.schema";
+import { parseId } from "@/lib/schemas/params.schema";
 
 type Params = { id: string };
 

@@ -1,8 +1,9 @@
 import { getPlan } from "@/db/queries/plans";
 import { deletePlan, updatePlan } from "@/lib/admin/plans";
 import { respond } from "@/lib/admin/respond";
-import { json, notFound, parseBody, parseId } from "@/lib/http";
+import { json, notFound, parseBody } from "@/lib/http";
 import { withOperator } from "@/lib/route/operator";
+import { parseId } from "@/lib/schemas/params.schema";
 import { planUpdateSchema } from "@/lib/schemas/plan.schema";
 
 type Params = { id: string };

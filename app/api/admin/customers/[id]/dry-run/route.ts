@@ -1,7 +1,8 @@
 import { customerDryRun } from "@/lib/admin/dry-run";
 import { respond } from "@/lib/admin/respond";
-import { notFound, parseId, parseQuery } from "@/lib/http";
+import { notFound, parseQuery } from "@/lib/http";
 import { withOperator } from "@/lib/route/operator";
+import { parseId } from "@/lib/schemas/params.schema";
 import { dryRunQuerySchema } from "@/lib/schemas/usage.schema";
 
 type Params = { id: string };

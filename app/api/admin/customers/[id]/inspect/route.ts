@@ -1,6 +1,7 @@
 import { bucketHistory, inspect } from "@/lib/admin/inspect";
-import { json, notFound, parseId, parseQuery } from "@/lib/http";
+import { json, notFound, parseQuery } from "@/lib/http";
 import { withOperator } from "@/lib/route/operator";
+import { parseId } from "@/lib/schemas/params.schema";
 import { inspectQuerySchema } from "@/lib/schemas/query.schema";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,9 @@
 import { testRequest } from "@/lib/admin/inspect";
-import { json, notFound, parseBody, parseId } from "@/lib/http";
+import { json, notFound, parseBody } from "@/lib/http";
 import { identifyById, statusOf } from "@/lib/policy/decide";
 import { withOperator } from "@/lib/route/operator";
 import { testRequestSchema } from "@/lib/schemas/customer.schema";
+import { parseId } from "@/lib/schemas/params.schema";
 
 /**
  * POST /api/admin/customers/:id/test-request makes one real decision for the customer, with a

@@ -1,9 +1,10 @@
 import { clearOverride, setOverride } from "@/lib/admin/customers";
 import { respond } from "@/lib/admin/respond";
-import { notFound, parseBody, parseId } from "@/lib/http";
+import { notFound, parseBody } from "@/lib/http";
 import { withOperator } from "@/lib/route/operator";
 import { overrideSchema } from "@/lib/schemas/customer.schema";
 import { operationSchema } from "@/lib/schemas/limit.schema";
+import { parseId } from "@/lib/schemas/params.schema";
 
 type Params = { id: string; operation: string };
 

@@ -1,7 +1,8 @@
 import { promoteDryRun } from "@/lib/admin/plans";
 import { respond } from "@/lib/admin/respond";
-import { notFound, parseBody, parseId } from "@/lib/http";
+import { notFound, parseBody } from "@/lib/http";
 import { withOperator } from "@/lib/route/operator";
+import { parseId } from "@/lib/schemas/params.schema";
 import { promoteSchema } from "@/lib/schemas/usage.schema";
 
 type Params = { id: string };
