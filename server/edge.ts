@@ -2,14 +2,14 @@
 // and no Next. It answers the decision API and the gateway (lib/data-plane), /api/health and
 // /api/metrics; everything else is a 404 naming the control plane (lib/data-plane/edge-answers).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { jsonAnswer, problemAnswer } from "@/lib/data-plane/answer";
 import { createDataPlane, dataPlaneOptionsOf } from "@/lib/data-plane/data-plane";
 import { notOnEdge } from "@/lib/data-plane/edge-answers";
 import { healthOf } from "@/lib/data-plane/health";
-import { writeAnswer } from "@/lib/data-plane/node-io";
 import { getEnv } from "@/lib/env";
-import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/route/client-address";
-import { MALFORMED_PATH, malformedPath } from "@/lib/route/request-target";
+import { jsonAnswer, problemAnswer } from "@/lib/http/answer";
+import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/http/client-address";
+import { writeAnswer } from "@/lib/http/node-io";
+import { MALFORMED_PATH, malformedPath } from "@/lib/http/request-target";
 import { edgeRuntimeOf } from "@/lib/runtime-edge";
 import { createHttpServer } from "./http-server";
 import { stopOnSignals } from "./stop";

@@ -6,10 +6,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createDataPlane, dataPlaneOptionsOf } from "@/lib/data-plane/data-plane";
 import { getEnv } from "@/lib/env";
-import { PROBLEM_CONTENT_TYPE, problemBody } from "@/lib/http";
-import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/route/client-address";
-import { MALFORMED_PATH, malformedPath, REQUEST_TARGET_HEADER } from "@/lib/route/request-target";
-import { newNonce, securityHeaders } from "@/lib/route/security-headers";
+import { PROBLEM_CONTENT_TYPE, problemBody } from "@/lib/http/answer";
+import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/http/client-address";
+import { MALFORMED_PATH, malformedPath, REQUEST_TARGET_HEADER } from "@/lib/http/request-target";
+import { newNonce, securityHeaders } from "@/lib/http/security-headers";
 import { getRuntime } from "@/lib/runtime";
 import { createHttpServer } from "./http-server";
 import { stopOnSignals } from "./stop";

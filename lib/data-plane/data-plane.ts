@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Env } from "@/lib/env";
 import { countOf } from "@/lib/format";
-import { type PlaneAnswer, problemAnswer, tooLargeAnswer } from "./answer";
+import { type HttpAnswer, problemAnswer, tooLargeAnswer } from "@/lib/http/answer";
+import { readBody, writeAnswer } from "@/lib/http/node-io";
 import {
   admitCall,
   answerBody,
@@ -11,7 +12,6 @@ import {
 } from "./decision-api";
 import { createGateway, GATEWAY_PREFIX, type GatewayConfig, type GatewayRuntime } from "./gateway";
 import { upstreamName } from "./gateway-failures";
-import { readBody, writeAnswer } from "./node-io";
 import { answerServiceToken, SERVICE_TOKEN_PATH } from "./service-token-answer";
 
 /** DECISIONS_PATH and BATCH_PATH are the decision API's routes. */
@@ -98,7 +98,7 @@ function serveDecisions(
     return;
   }
   const maxBytes = bodyLimitOf(kind);
-  const write = (answer: PlaneAnswer) => writeAnswer(response, answer);
+  const write = (answer: HttpAnswer) => writeAnswer(response, answer);
   readBody(request, maxBytes, {
     tooLarge: () => write(tooLargeAnswer(maxBytes)),
     aborted: () => response.destroy(),
@@ -119,7 +119,7 @@ function serveDecisions(
  * policyMissing is the 503 of an edge that has not loaded the policy yet: without it every key
  * would look unknown. Retry-After: 1, since an edge checks for the snapshot every second.
  */
-const policyMissing: PlaneAnswer = problemAnswer(
+const policyMissing: HttpAnswer = problemAnswer(
   503,
   "Policy not loaded",
   {

@@ -1,4 +1,4 @@
-import { problem } from "@/lib/http";
+import { problem } from "@/lib/http/response";
 import { consoleLogger, type Logger } from "@/lib/log";
 import { getRuntime } from "@/lib/runtime";
 

@@ -11,6 +11,7 @@ const FLOORS: [prefix: string, floor: number][] = [
   ["lib/route/", 4],
   ["lib/data-plane/", 4],
   ["lib/runtime", 3],
+  ["lib/http/", 3],
   ["lib/admin/", 2],
   ["lib/backup/", 2],
   ["lib/policy/", 2],

@@ -1,5 +1,5 @@
 import { healthOf } from "@/lib/data-plane/health";
-import { json } from "@/lib/http";
+import { json } from "@/lib/http/response";
 import { guarded } from "@/lib/route/guarded";
 import { getRuntime } from "@/lib/runtime";
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { json } from "@/lib/http";
+import { json } from "@/lib/http/response";
 import { protect } from "@/lib/route/protect";
 import { COST_RULE, MAX_COST } from "@/lib/schemas/cost.schema";
 import { api, createTestRuntime, type TestRuntime } from "../../support/runtime";

@@ -1,5 +1,6 @@
 import { listAuditPage } from "@/lib/admin/audit-list";
-import { json, parseQuery } from "@/lib/http";
+import { parseQuery } from "@/lib/http/body";
+import { json } from "@/lib/http/response";
 import { withOperator } from "@/lib/route/operator";
 import { auditListQuerySchema } from "@/lib/schemas/audit-list.schema";
 

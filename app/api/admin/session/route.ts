@@ -1,6 +1,7 @@
 import { SESSION_COOKIE } from "@/lib/auth/operator";
-import { json, parseBody, problem } from "@/lib/http";
-import { clientAddressOf } from "@/lib/route/client-address";
+import { parseBody } from "@/lib/http/body";
+import { clientAddressOf } from "@/lib/http/client-address";
+import { json, problem } from "@/lib/http/response";
 import { guarded } from "@/lib/route/guarded";
 import { cookieValue, sessionActor } from "@/lib/route/operator";
 import { writeRefusal } from "@/lib/route/write-guard";

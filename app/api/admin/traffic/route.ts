@@ -1,4 +1,5 @@
-import { json, parseQuery } from "@/lib/http";
+import { parseQuery } from "@/lib/http/body";
+import { json } from "@/lib/http/response";
 import { withOperator } from "@/lib/route/operator";
 import { trafficQuerySchema } from "@/lib/schemas/query.schema";
 

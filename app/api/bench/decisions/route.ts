@@ -1,5 +1,5 @@
 import { answerCall } from "@/lib/data-plane/decision-api";
-import { notFound } from "@/lib/http";
+import { notFound } from "@/lib/http/response";
 import { guarded } from "@/lib/route/guarded";
 import { getRuntime } from "@/lib/runtime";
 

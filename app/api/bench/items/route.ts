@@ -1,5 +1,6 @@
 import { listItems } from "@/db/queries/items";
-import { json, notFound, parseQuery } from "@/lib/http";
+import { parseQuery } from "@/lib/http/body";
+import { json, notFound } from "@/lib/http/response";
 import { guarded } from "@/lib/route/guarded";
 import { getRuntime } from "@/lib/runtime";
 import { benchItemsQuerySchema } from "@/lib/schemas/query.schema";

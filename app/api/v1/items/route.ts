@@ -1,5 +1,5 @@
 import { insertItems, listItems } from "@/db/queries/items";
-import { json } from "@/lib/http";
+import { json } from "@/lib/http/response";
 import { demoRoute } from "@/lib/route/demo";
 import { protect } from "@/lib/route/protect";
 import { itemCreateSchema } from "@/lib/schemas/item.schema";

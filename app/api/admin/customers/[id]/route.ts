@@ -1,8 +1,9 @@
 import { getCustomer } from "@/db/queries/customers";
 import { deleteCustomer, overridesOf, updateCustomer } from "@/lib/admin/customers";
-import { respond } from "@/lib/admin/respond";
-import { json, notFound, parseBody } from "@/lib/http";
+import { parseBody } from "@/lib/http/body";
+import { json, notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/route/operator";
+import { respond } from "@/lib/route/respond";
 import { customerUpdateSchema } from "@/lib/schemas/customer.schema";
 import { parseId } from "@/lib/schemas/params.schema";
 

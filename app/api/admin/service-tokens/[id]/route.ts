@@ -1,7 +1,7 @@
-import { respond } from "@/lib/admin/respond";
 import { revokeServiceToken } from "@/lib/admin/service-tokens";
-import { notFound } from "@/lib/http";
+import { notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/route/operator";
+import { respond } from "@/lib/route/respond";
 import { parseId } from "@/lib/schemas/params.schema";
 
 /** DELETE /api/admin/service-tokens/:id revokes a service token: it is refused from the next request on. */

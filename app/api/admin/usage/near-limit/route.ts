@@ -1,7 +1,7 @@
 import { nearLimitCustomers } from "@/lib/admin/near-limit";
-import { respond } from "@/lib/admin/respond";
-import { parseQuery } from "@/lib/http";
+import { parseQuery } from "@/lib/http/body";
 import { withOperator } from "@/lib/route/operator";
+import { respond } from "@/lib/route/respond";
 import { nearLimitQuerySchema } from "@/lib/schemas/usage.schema";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { deleteItem, getItem, updateItem } from "@/db/queries/items";
-import { json, notFound } from "@/lib/http";
+import { json, notFound } from "@/lib/http/response";
 import { demoRoute } from "@/lib/route/demo";
 import { protect } from "@/lib/route/protect";
 import { itemParamsSchema, itemUpdateSchema } from "@/lib/schemas/item.schema";

@@ -1,5 +1,5 @@
 import { insertItems } from "@/db/queries/items";
-import { json } from "@/lib/http";
+import { json } from "@/lib/http/response";
 import { demoRoute } from "@/lib/route/demo";
 import { protect } from "@/lib/route/protect";
 import { itemBulkCreateSchema } from "@/lib/schemas/item.schema";

@@ -1,5 +1,6 @@
 import { bucketHistory, inspect } from "@/lib/admin/inspect";
-import { json, notFound, parseQuery } from "@/lib/http";
+import { parseQuery } from "@/lib/http/body";
+import { json, notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/route/operator";
 import { parseId } from "@/lib/schemas/params.schema";
 import { inspectQuerySchema } from "@/lib/schemas/query.schema";

@@ -1,6 +1,6 @@
 import { audit } from "@/lib/admin/audit";
 import { resetBuckets } from "@/lib/admin/customers";
-import { json, notFound, problem } from "@/lib/http";
+import { json, notFound, problem } from "@/lib/http/response";
 import { withOperator } from "@/lib/route/operator";
 import { parseId } from "@/lib/schemas/params.schema";
 

@@ -1,7 +1,7 @@
 import { rotateKey } from "@/lib/admin/customers";
-import { respond } from "@/lib/admin/respond";
-import { notFound } from "@/lib/http";
+import { notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/route/operator";
+import { respond } from "@/lib/route/respond";
 import { parseId } from "@/lib/schemas/params.schema";
 
 /** POST /api/admin/customers/:id/rotate-key issues a new API key (shown once); the old one stops working. */

@@ -1,5 +1,6 @@
 import { testRequest } from "@/lib/admin/inspect";
-import { json, notFound, parseBody } from "@/lib/http";
+import { parseBody } from "@/lib/http/body";
+import { json, notFound } from "@/lib/http/response";
 import { identifyById, statusOf } from "@/lib/policy/decide";
 import { withOperator } from "@/lib/route/operator";
 import { testRequestSchema } from "@/lib/schemas/customer.schema";

@@ -1,7 +1,8 @@
 import { clearOverride, setOverride } from "@/lib/admin/customers";
-import { respond } from "@/lib/admin/respond";
-import { notFound, parseBody } from "@/lib/http";
+import { parseBody } from "@/lib/http/body";
+import { notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/route/operator";
+import { respond } from "@/lib/route/respond";
 import { overrideSchema } from "@/lib/schemas/customer.schema";
 import { operationSchema } from "@/lib/schemas/limit.schema";
 import { parseId } from "@/lib/schemas/params.schema";

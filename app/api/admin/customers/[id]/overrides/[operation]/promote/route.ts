@@ -1,7 +1,7 @@
 import { promoteOverride } from "@/lib/admin/customers";
-import { respond } from "@/lib/admin/respond";
-import { notFound } from "@/lib/http";
+import { notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/route/operator";
+import { respond } from "@/lib/route/respond";
 import { operationSchema } from "@/lib/schemas/limit.schema";
 import { parseId } from "@/lib/schemas/params.schema";
 

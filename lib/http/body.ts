@@ -1,40 +1,7 @@
 import type { z } from "zod";
-import { type FieldErrors, fieldErrorsOf, problemDocument } from "@/lib/schemas/problem.schema";
-
-/** json answers with a JSON body. */
-export function json(data: unknown, init: ResponseInit = {}): Response {
-  return Response.json(data, init);
-}
-
-/** PROBLEM_CONTENT_TYPE is the media type of an RFC 9457 problem document. */
-export const PROBLEM_CONTENT_TYPE = "application/problem+json";
-
-/** problemBody is the JSON text of an RFC 9457 problem document: type, title, status, extras. */
-export function problemBody(
-  status: number,
-  title: string,
-  extra: Record<string, unknown> = {},
-): string {
-  return JSON.stringify(problemDocument(status, title, extra));
-}
-
-/** problem answers with an RFC 9457 problem document. */
-export function problem(
-  status: number,
-  title: string,
-  extra: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
-): Response {
-  return new Response(problemBody(status, title, extra), {
-    status,
-    headers: { "Content-Type": PROBLEM_CONTENT_TYPE, ...headers },
-  });
-}
-
-/** invalid answers 400 with field errors. */
-export function invalid(errors: FieldErrors, headers: Record<string, string> = {}): Response {
-  return problem(400, "Invalid request", { errors }, headers);
-}
+import { fieldErrorsOf } from "@/lib/schemas/problem.schema";
+import { tooLargeAnswer } from "./answer";
+import { invalid, toResponse } from "./response";
 
 /** ParseResult is a validated body or the 400 response to send. */
 export type ParseResult<T> = { ok: true; data: T } | { ok: false; response: Response };
@@ -45,12 +12,7 @@ export const MAX_BODY_BYTES = 1_048_576;
 function tooLarge(headers: Record<string, string>): ParseResult<never> {
   return {
     ok: false,
-    response: problem(
-      413,
-      "Body too large",
-      { detail: `Send at most ${MAX_BODY_BYTES} bytes.` },
-      headers,
-    ),
+    response: toResponse(tooLargeAnswer(MAX_BODY_BYTES, headers)),
   };
 }
 
@@ -97,9 +59,4 @@ export function parseQuery<S extends z.ZodType>(
   if (!parsed.success)
     return { ok: false, response: invalid(fieldErrorsOf(parsed.error), headers) };
   return { ok: true, data: parsed.data };
-}
-
-/** notFound answers 404. */
-export function notFound(what = "Not found"): Response {
-  return problem(404, what);
 }
