@@ -4,8 +4,8 @@ import type { ReactNode } from "react";
 import { Sidebar } from "@/components/sidebar";
 import { LeaveGuardProvider } from "@/components/ui/leave-guard";
 import { REQUEST_TARGET_HEADER } from "@/lib/http/request-target";
+import { currentOperator } from "@/lib/next/session";
 import { LOGIN_PATH, loginPathFor } from "@/lib/next-path";
-import { currentOperator } from "@/lib/route/session";
 
 export const dynamic = "force-dynamic";
 

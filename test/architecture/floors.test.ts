@@ -8,7 +8,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const FLOORS: [prefix: string, floor: number][] = [
   ["server/", 5],
   ["app/", 5],
-  ["lib/route/", 4],
+  ["lib/next/", 4],
   ["lib/data-plane/", 4],
   ["lib/runtime", 3],
   ["lib/http/", 3],

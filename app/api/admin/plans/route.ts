@@ -2,8 +2,8 @@ import { listPlans } from "@/db/queries/plans";
 import { createPlan } from "@/lib/admin/plans";
 import { parseBody } from "@/lib/http/body";
 import { json } from "@/lib/http/response";
-import { withOperator } from "@/lib/route/operator";
-import { respond } from "@/lib/route/respond";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { planCreateSchema } from "@/lib/schemas/plan.schema";
 
 /** GET /api/admin/plans lists plans with their limits and customer counts. */

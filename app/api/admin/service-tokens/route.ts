@@ -1,8 +1,8 @@
 import { createServiceToken, serviceTokensOf } from "@/lib/admin/service-tokens";
 import { parseBody } from "@/lib/http/body";
 import { json } from "@/lib/http/response";
-import { withOperator } from "@/lib/route/operator";
-import { respond } from "@/lib/route/respond";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { serviceTokenCreateSchema } from "@/lib/schemas/service-token.schema";
 
 /**

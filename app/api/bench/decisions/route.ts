@@ -1,6 +1,6 @@
 import { answerCall } from "@/lib/data-plane/decision-api";
 import { notFound } from "@/lib/http/response";
-import { guarded } from "@/lib/route/guarded";
+import { guarded } from "@/lib/next/guarded";
 import { getRuntime } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";

@@ -2,8 +2,8 @@ import { getCustomer } from "@/db/queries/customers";
 import { deleteCustomer, overridesOf, updateCustomer } from "@/lib/admin/customers";
 import { parseBody } from "@/lib/http/body";
 import { json, notFound } from "@/lib/http/response";
-import { withOperator } from "@/lib/route/operator";
-import { respond } from "@/lib/route/respond";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { customerUpdateSchema } from "@/lib/schemas/customer.schema";
 import { parseId } from "@/lib/schemas/params.schema";
 

@@ -2,8 +2,8 @@ import { getPlan } from "@/db/queries/plans";
 import { deletePlan, updatePlan } from "@/lib/admin/plans";
 import { parseBody } from "@/lib/http/body";
 import { json, notFound } from "@/lib/http/response";
-import { withOperator } from "@/lib/route/operator";
-import { respond } from "@/lib/route/respond";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { parseId } from "@/lib/schemas/params.schema";
 import { planUpdateSchema } from "@/lib/schemas/plan.schema";
 

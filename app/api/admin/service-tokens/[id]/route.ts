@@ -1,7 +1,7 @@
 import { revokeServiceToken } from "@/lib/admin/service-tokens";
 import { notFound } from "@/lib/http/response";
-import { withOperator } from "@/lib/route/operator";
-import { respond } from "@/lib/route/respond";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { parseId } from "@/lib/schemas/params.schema";
 
 /** DELETE /api/admin/service-tokens/:id revokes a service token: it is refused from the next request on. */

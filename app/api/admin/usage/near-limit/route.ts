@@ -1,7 +1,7 @@
 import { nearLimitCustomers } from "@/lib/admin/near-limit";
 import { parseQuery } from "@/lib/http/body";
-import { withOperator } from "@/lib/route/operator";
-import { respond } from "@/lib/route/respond";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { nearLimitQuerySchema } from "@/lib/schemas/usage.schema";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { bucketHistory, inspect } from "@/lib/admin/inspect";
 import { parseQuery } from "@/lib/http/body";
 import { json, notFound } from "@/lib/http/response";
-import { withOperator } from "@/lib/route/operator";
+import { withOperator } from "@/lib/next/operator";
 import { parseId } from "@/lib/schemas/params.schema";
 import { inspectQuerySchema } from "@/lib/schemas/query.schema";
 

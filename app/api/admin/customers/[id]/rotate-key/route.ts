@@ -1,7 +1,7 @@
 import { rotateKey } from "@/lib/admin/customers";
 import { notFound } from "@/lib/http/response";
-import { withOperator } from "@/lib/route/operator";
-import { respond } from "@/lib/route/respond";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { parseId } from "@/lib/schemas/params.schema";
 
 /** POST /api/admin/customers/:id/rotate-key issues a new API key (shown once); the old one stops working. */

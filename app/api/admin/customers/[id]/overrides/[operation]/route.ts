@@ -1,8 +1,8 @@
 import { clearOverride, setOverride } from "@/lib/admin/customers";
 import { parseBody } from "@/lib/http/body";
 import { notFound } from "@/lib/http/response";
-import { withOperator } from "@/lib/route/operator";
-import { respond } from "@/lib/route/respond";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { overrideSchema } from "@/lib/schemas/customer.schema";
 import { operationSchema } from "@/lib/schemas/limit.schema";
 import { parseId } from "@/lib/schemas/params.schema";

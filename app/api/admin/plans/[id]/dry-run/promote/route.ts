@@ -1,8 +1,8 @@
 import { promoteDryRun } from "@/lib/admin/plans";
 import { parseBody } from "@/lib/http/body";
 import { notFound } from "@/lib/http/response";
-import { withOperator } from "@/lib/route/operator";
-import { respond } from "@/lib/route/respond";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { parseId } from "@/lib/schemas/params.schema";
 import { promoteSchema } from "@/lib/schemas/usage.schema";
 

@@ -1,7 +1,7 @@
 import { promoteOverride } from "@/lib/admin/customers";
 import { notFound } from "@/lib/http/response";
-import { withOperator } from "@/lib/route/operator";
-import { respond } from "@/lib/route/respond";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { operationSchema } from "@/lib/schemas/limit.schema";
 import { parseId } from "@/lib/schemas/params.schema";
 
