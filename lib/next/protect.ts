@@ -9,7 +9,7 @@ import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import { getRuntime, type Runtime } from "@/lib/runtime";
 import { COST_RULE, isCost } from "@/lib/schemas/cost.schema";
 import { operationOf } from "@/lib/vocabulary";
-import { guarded, internalError } from "./guarded";
+import { failedResponse, guarded } from "./guarded";
 
 /** ProtectedContext is what a protected handler receives once the request is admitted. */
 export interface ProtectedContext<B, P, Q = undefined> {
@@ -127,7 +127,7 @@ export function protect<
         );
       } catch (cause) {
         // The decision was made: the 500 still tells the client where its limits stand.
-        return internalError(request, cause, verdict.headers);
+        return failedResponse(request, cause, verdict.headers);
       }
     },
   );
