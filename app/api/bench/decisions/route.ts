@@ -1,5 +1,5 @@
 import { answerCall } from "@/lib/data-plane/decision-api";
-import { notFound } from "@/lib/http/response";
+import { notFound, toResponse } from "@/lib/http/response";
 import { guarded } from "@/lib/next/guarded";
 import { getRuntime } from "@/lib/runtime";
 
@@ -25,5 +25,5 @@ export const POST = guarded(async (request: Request): Promise<Response> => {
         : { ok: true, text };
     },
   });
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  return toResponse(answer);
 });
