@@ -2,39 +2,23 @@
 // and no Next. It answers the decision API and the gateway (lib/data-plane), /api/health and
 // /api/metrics; everything else is a 404 naming the control plane (lib/data-plane/edge-answers).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { jsonAnswer, problemAnswer } from "@/lib/data-plane/answer";
 import { createDataPlane, dataPlaneOptionsOf } from "@/lib/data-plane/data-plane";
 import { notOnEdge } from "@/lib/data-plane/edge-answers";
 import { healthOf } from "@/lib/data-plane/health";
-import { writeAnswer } from "@/lib/data-plane/node-io";
 import { getEnv } from "@/lib/env";
-import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/route/client-address";
-import { MALFORMED_PATH, malformedPath } from "@/lib/route/request-target";
+import { jsonAnswer, problemAnswer } from "@/lib/http/answer";
+import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/http/client-address";
+import { failedRequest } from "@/lib/http/internal-error";
+import { writeAnswer } from "@/lib/http/node-io";
+import { MALFORMED_PATH_ANSWER, malformedPath, pathOfTarget } from "@/lib/http/request-target";
 import { edgeRuntimeOf } from "@/lib/runtime/edge";
 import { createHttpServer } from "./http-server";
 import { stopOnSignals } from "./stop";
 
 const env = getEnv();
 const runtime = edgeRuntimeOf(env);
-const dataPlane = createDataPlane(runtime, { ...dataPlaneOptionsOf(env), failed });
-
-/** failed answers a request whose handling threw: 500 with no internals; the cause is logged. */
-function failed(request: IncomingMessage, response: ServerResponse, cause: unknown): void {
-  runtime.log.error(`${request.method} ${request.url} failed`, cause);
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  writeAnswer(
-    response,
-    problemAnswer(500, "Internal error", { detail: "The cause is in the server's log." }),
-  );
-}
-
-function pathOf(url: string): string {
-  const end = url.search(/[?#]/);
-  return end < 0 ? url : url.slice(0, end);
-}
+const dataPlane = createDataPlane(runtime, dataPlaneOptionsOf(env));
+const failed = failedRequest(runtime.log);
 
 /** readOnly refuses what is not GET or HEAD on the edge's own read-only routes. */
 function readOnly(request: IncomingMessage, response: ServerResponse): boolean {
@@ -49,8 +33,7 @@ function readOnly(request: IncomingMessage, response: ServerResponse): boolean {
 async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = request.url ?? "/";
   if (malformedPath(url)) {
-    const { status, title, detail } = MALFORMED_PATH;
-    writeAnswer(response, problemAnswer(status, title, { detail }));
+    writeAnswer(response, MALFORMED_PATH_ANSWER);
     return;
   }
   request.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(
@@ -62,7 +45,7 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
     dataPlane.serve(request, response);
     return;
   }
-  const path = pathOf(url);
+  const path = pathOfTarget(url);
   if (path === "/api/health") {
     if (!readOnly(request, response)) return;
     const health = healthOf(runtime);

@@ -6,10 +6,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createDataPlane, dataPlaneOptionsOf } from "@/lib/data-plane/data-plane";
 import { getEnv } from "@/lib/env";
-import { PROBLEM_CONTENT_TYPE, problemBody } from "@/lib/http";
-import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/route/client-address";
-import { MALFORMED_PATH, malformedPath, REQUEST_TARGET_HEADER } from "@/lib/route/request-target";
-import { newNonce, securityHeaders } from "@/lib/route/security-headers";
+import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/http/client-address";
+import { failedRequest } from "@/lib/http/internal-error";
+import { writeAnswer } from "@/lib/http/node-io";
+import {
+  MALFORMED_PATH_ANSWER,
+  malformedPath,
+  REQUEST_TARGET_HEADER,
+} from "@/lib/http/request-target";
+import { newNonce, securityHeaders } from "@/lib/http/security-headers";
 import { getRuntime } from "@/lib/runtime";
 import { createHttpServer } from "./http-server";
 import { stopOnSignals } from "./stop";
@@ -19,7 +24,8 @@ const env = getEnv();
 // The runtime first: it migrates and seeds the database and prints the one-time secrets, and
 // Next's route handlers find it on globalThis.
 const runtime = getRuntime();
-const dataPlane = createDataPlane(runtime, { ...dataPlaneOptionsOf(env), failed });
+const dataPlane = createDataPlane(runtime, dataPlaneOptionsOf(env));
+const failed = failedRequest(runtime.log);
 
 // Loaded here, not by the entry: an edge never loads Next.
 const { default: next } = await import("next");
@@ -47,33 +53,17 @@ function secure(request: IncomingMessage, response: ServerResponse): void {
   request.headers["content-security-policy"] = headers["Content-Security-Policy"];
 }
 
-/** sendProblem answers with an RFC 9457 problem body. */
-function sendProblem(response: ServerResponse, status: number, title: string, detail: string) {
-  response.writeHead(status, { "Content-Type": PROBLEM_CONTENT_TYPE });
-  response.end(problemBody(status, title, { detail }));
-}
-
 async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
   secure(request, response);
   if (malformedPath(request.url ?? "/")) {
     // Regression: Next's router threw on these (`/api/admin/plans/%E0%A4%A`): a plain-text 500.
-    sendProblem(response, MALFORMED_PATH.status, MALFORMED_PATH.title, MALFORMED_PATH.detail);
+    writeAnswer(response, MALFORMED_PATH_ANSWER);
     return;
   }
   stamp(request);
   // The dashboard's layout sends a signed-out visit to sign in with this target as `next`.
   request.headers[REQUEST_TARGET_HEADER] = request.url ?? "/";
   await handle(request, response);
-}
-
-/** failed answers a request whose handling threw: 500 with no internals; the cause is logged. */
-function failed(request: IncomingMessage, response: ServerResponse, cause: unknown): void {
-  runtime.log.error(`${request.method} ${request.url} failed`, cause);
-  if (!response.headersSent) {
-    sendProblem(response, 500, "Internal error", "The cause is in the server's log.");
-  } else {
-    response.destroy();
-  }
 }
 
 await app.prepare();

@@ -3,9 +3,9 @@ import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { Sidebar } from "@/components/sidebar";
 import { LeaveGuardProvider } from "@/components/ui/leave-guard";
+import { REQUEST_TARGET_HEADER } from "@/lib/http/request-target";
+import { currentOperator } from "@/lib/next/session";
 import { LOGIN_PATH, loginPathFor } from "@/lib/next-path";
-import { REQUEST_TARGET_HEADER } from "@/lib/route/request-target";
-import { currentOperator } from "@/lib/route/session";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
+import { currentOperator } from "@/lib/next/session";
 import { safeNextPath } from "@/lib/next-path";
-import { currentOperator } from "@/lib/route/session";
 import { LoginForm } from "./login-form";
 
 export const dynamic = "force-dynamic";

@@ -7,8 +7,8 @@ import { Field } from "@/components/ui/field";
 import { ErrorNote } from "@/components/ui/states";
 import { ApiError, api } from "@/lib/client/api";
 import type { CreatedCustomerResponse, PlanListItem } from "@/lib/client/types";
-import { type FieldErrors, fieldErrorsOf } from "@/lib/http";
 import { type CustomerCreate, customerCreateSchema } from "@/lib/schemas/customer.schema";
+import { type FieldErrors, fieldErrorsOf } from "@/lib/schemas/problem.schema";
 
 /** validate checks the form with the server's own schema, errors by the server's paths. */
 function validate(name: string, planId: number | null) {

@@ -7,7 +7,6 @@ import {
 } from "@/components/ui/limit-draft";
 import type { PlanWithLimits } from "@/lib/client/types";
 import { describePolicyLimits } from "@/lib/format";
-import { type FieldErrors, fieldErrorsOf } from "@/lib/http";
 import { limitRowSchema } from "@/lib/schemas/limit.schema";
 import {
   type PlanCreate,
@@ -15,6 +14,7 @@ import {
   planCreateSchema,
   planUpdateSchema,
 } from "@/lib/schemas/plan.schema";
+import { type FieldErrors, fieldErrorsOf } from "@/lib/schemas/problem.schema";
 import type { LimitRow, Operation, PolicyLimit } from "@/lib/vocabulary";
 
 /** PlanDraft is the plan editor's state, before validation. */

@@ -9,7 +9,7 @@ import { limitDraft, type OperationLimitDraft } from "@/components/ui/limit-draf
 import { type LimitAdd, LimitRows } from "@/components/ui/limit-rows";
 import { ErrorNote } from "@/components/ui/states";
 import { ApiError } from "@/lib/client/api";
-import type { FieldErrors } from "@/lib/http";
+import type { FieldErrors } from "@/lib/schemas/problem.schema";
 import { limitsInWords, type PlanDraft, sameDraft, slugify, type Validation } from "./plan-draft";
 
 /** ADD_LIMITS are the plan editor's add buttons: a read or a write limit, 10 per second. */

@@ -6,7 +6,7 @@ import { Field } from "@/components/ui/field";
 import { ErrorNote } from "@/components/ui/states";
 import { ApiError, api } from "@/lib/client/api";
 import type { CreatedServiceTokenResponse } from "@/lib/client/service-token-types";
-import { type FieldErrors, fieldErrorsOf } from "@/lib/http";
+import { type FieldErrors, fieldErrorsOf } from "@/lib/schemas/problem.schema";
 import {
   type ServiceTokenCreate,
   serviceTokenCreateSchema,

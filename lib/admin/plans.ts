@@ -10,8 +10,8 @@ import {
   updatePlanRow,
 } from "@/db/queries/plans";
 import { countOf } from "@/lib/format";
-import type { FieldErrors } from "@/lib/http";
 import type { PlanCreate, PlanUpdate } from "@/lib/schemas/plan.schema";
+import type { FieldErrors } from "@/lib/schemas/problem.schema";
 import type { Operation } from "@/lib/vocabulary";
 import { audit } from "./audit";
 import type { AdminContext } from "./context";

@@ -1,5 +1,5 @@
 import { countOf } from "@/lib/format";
-import type { FieldErrors } from "@/lib/http";
+import type { FieldErrors } from "@/lib/schemas/problem.schema";
 import { DAY_MS, floorTo, MINUTE_MS } from "@/lib/usage/time";
 import type { Outcome } from "./plans";
 

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Env } from "@/lib/env";
 import { countOf } from "@/lib/format";
-import { type PlaneAnswer, problemAnswer, tooLargeAnswer } from "./answer";
+import { type HttpAnswer, problemAnswer, tooLargeAnswer } from "@/lib/http/answer";
+import { type FailedRequest, failedRequest } from "@/lib/http/internal-error";
+import { readBody, writeAnswer } from "@/lib/http/node-io";
 import {
   admitCall,
   answerBody,
@@ -11,7 +13,6 @@ import {
 } from "./decision-api";
 import { createGateway, GATEWAY_PREFIX, type GatewayConfig, type GatewayRuntime } from "./gateway";
 import { upstreamName } from "./gateway-failures";
-import { readBody, writeAnswer } from "./node-io";
 import { answerServiceToken, SERVICE_TOKEN_PATH } from "./service-token-answer";
 
 /** DECISIONS_PATH and BATCH_PATH are the decision API's routes. */
@@ -27,14 +28,9 @@ export interface DataPlane {
   serve(request: IncomingMessage, response: ServerResponse): void;
 }
 
-/** Failed answers a request whose handling threw (a bug): the server entry's 500. */
-export type Failed = (request: IncomingMessage, response: ServerResponse, cause: unknown) => void;
-
-/** DataPlaneOptions: the gateway's configuration (when GATEWAY_UPSTREAM is set), and `failed`. */
+/** DataPlaneOptions: the gateway's configuration (when GATEWAY_UPSTREAM is set). */
 export interface DataPlaneOptions {
   gateway?: GatewayConfig;
-  /** failed answers what threw (a bug) and logs it; by default a 500 problem, not logged. */
-  failed?: Failed;
 }
 
 /** dataPlaneOptionsOf reads the data plane's settings from the validated environment. */
@@ -83,7 +79,7 @@ function serveDecisions(
   kind: DecisionKind,
   request: IncomingMessage,
   response: ServerResponse,
-  failed: Failed,
+  failed: FailedRequest,
 ): void {
   if (request.method !== "POST") {
     writeAnswer(
@@ -98,7 +94,7 @@ function serveDecisions(
     return;
   }
   const maxBytes = bodyLimitOf(kind);
-  const write = (answer: PlaneAnswer) => writeAnswer(response, answer);
+  const write = (answer: HttpAnswer) => writeAnswer(response, answer);
   readBody(request, maxBytes, {
     tooLarge: () => write(tooLargeAnswer(maxBytes)),
     aborted: () => response.destroy(),
@@ -119,7 +115,7 @@ function serveDecisions(
  * policyMissing is the 503 of an edge that has not loaded the policy yet: without it every key
  * would look unknown. Retry-After: 1, since an edge checks for the snapshot every second.
  */
-const policyMissing: PlaneAnswer = problemAnswer(
+const policyMissing: HttpAnswer = problemAnswer(
   503,
   "Policy not loaded",
   {
@@ -130,20 +126,6 @@ const policyMissing: PlaneAnswer = problemAnswer(
   { "Retry-After": "1" },
 );
 
-/** internalError is the data plane's own 500: a problem with no internals, or a cut connection. */
-const internalError: Failed = (_request, response) => {
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  writeAnswer(
-    response,
-    problemAnswer(500, "Internal error", {
-      detail: "The server could not answer this request; the cause is in its log.",
-    }),
-  );
-};
-
 /**
  * createDataPlane builds the data plane over the process's runtime: the decision API
  * (POST /api/v1/decisions and /api/v1/decisions/batch, GET /api/v1/service-token) and, when
@@ -153,7 +135,8 @@ const internalError: Failed = (_request, response) => {
 export function createDataPlane(rt: GatewayRuntime, options: DataPlaneOptions = {}): DataPlane {
   const gateway = options.gateway ? createGateway(rt, options.gateway) : undefined;
   if (options.gateway) rt.log.info(gatewayStartLine(options.gateway));
-  const failed = options.failed ?? internalError;
+  // What throws (a bug) gets the house's one 500, its cause in the runtime's log.
+  const failed = failedRequest(rt.log);
   return {
     handles(request) {
       const path = pathOf(request.url ?? "/");

@@ -1,7 +1,14 @@
 import type { z } from "zod";
 import type { ServiceTokenRefusals } from "@/lib/auth/service-token-refusals";
 import type { ServiceTokenUses } from "@/lib/auth/service-token-uses";
-import { fieldErrorsOf } from "@/lib/http";
+import {
+  type HttpAnswer,
+  invalidAnswer,
+  jsonAnswer,
+  problemAnswer,
+  refusalAnswer,
+  tooLargeAnswer,
+} from "@/lib/http/answer";
 import {
   type DecisionContext,
   decide,
@@ -16,14 +23,7 @@ import {
   decisionBatchSchema,
   decisionRequestSchema,
 } from "@/lib/schemas/decision.schema";
-import {
-  invalidAnswer,
-  jsonAnswer,
-  type PlaneAnswer,
-  problemAnswer,
-  refusalAnswer,
-  tooLargeAnswer,
-} from "./answer";
+import { fieldErrorsOf } from "@/lib/schemas/problem.schema";
 import {
   type DecisionResult,
   decisionResultJson,
@@ -54,7 +54,7 @@ export function bodyLimitOf(kind: DecisionKind): number {
 }
 
 /** Gate is the service token of a call that may send its body, or the answer that refuses it. */
-export type Gate = { ok: true; token: ServiceTokenPolicy } | { ok: false; answer: PlaneAnswer };
+export type Gate = { ok: true; token: ServiceTokenPolicy } | { ok: false; answer: HttpAnswer };
 
 const JSON_TYPE = /^application\/json[ \t]*(;|$)/i;
 
@@ -89,7 +89,7 @@ export function admitCall(
   return auth;
 }
 
-type Parsed<T> = { ok: true; data: T } | { ok: false; answer: PlaneAnswer };
+type Parsed<T> = { ok: true; data: T } | { ok: false; answer: HttpAnswer };
 
 function parse<S extends z.ZodType>(text: string, schema: S): Parsed<z.infer<S>> {
   let value: unknown;
@@ -108,7 +108,7 @@ function scopeRefusal(
   rt: DecisionRuntime,
   token: ServiceTokenPolicy,
   requests: DecisionRequest[],
-): PlaneAnswer | null {
+): HttpAnswer | null {
   if (token.scopes.has("decide")) return null;
   if (token.scopes.has("peek") && requests.every((r) => r.peek)) return null;
   rt.serviceTokenRefusals.note("scope", token.id, rt.clock.now());
@@ -146,11 +146,11 @@ function decideOne(
   return verdict instanceof Promise ? verdict.then(resultOfVerdict) : resultOfVerdict(verdict);
 }
 
-function singleAnswer(result: DecisionResult): PlaneAnswer {
+function singleAnswer(result: DecisionResult): HttpAnswer {
   return jsonAnswer(200, decisionResultJson(result));
 }
 
-function batchAnswer(results: DecisionResult[]): PlaneAnswer {
+function batchAnswer(results: DecisionResult[]): HttpAnswer {
   return jsonAnswer(200, `{"results":[${results.map(decisionResultJson).join(",")}]}`);
 }
 
@@ -167,7 +167,7 @@ export function answerBody(
   kind: DecisionKind,
   token: ServiceTokenPolicy,
   text: string,
-): PlaneAnswer | Promise<PlaneAnswer> {
+): HttpAnswer | Promise<HttpAnswer> {
   if (kind === "single") {
     const parsed = parse(text, decisionRequestSchema);
     if (!parsed.ok) return parsed.answer;
@@ -221,7 +221,7 @@ export async function answerCall(
   rt: DecisionRuntime,
   kind: DecisionKind,
   call: DecisionCall,
-): Promise<PlaneAnswer> {
+): Promise<HttpAnswer> {
   const gate = admitCall(rt, call.authorization, call.contentType);
   if (!gate.ok) return gate.answer;
   const maxBytes = bodyLimitOf(kind);

@@ -1,8 +1,9 @@
 import type { Limit } from "@/lib/limiter";
 import { type DecisionReason, statusOf, type Verdict } from "@/lib/policy/decide";
 import { bindingBucket, policyName, refillMs } from "@/lib/policy/headers";
-import { identityRefusal, type Refusal, refusalOf } from "@/lib/policy/refusal";
+import { identityRefusal, refusalOf } from "@/lib/policy/refusal";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
+import type { Refusal } from "@/lib/schemas/problem.schema";
 import type { Operation } from "@/lib/vocabulary";
 
 /** CustomerSummary is the customer a decision was made for, as the decision API names it. */
@@ -13,7 +14,7 @@ export interface CustomerSummary {
 }
 
 /**
- * DecisionResult is one answer of the decision API (see README, "The decision API"): the outcome,
+ * DecisionResult is one answer of the decision API (see docs/decision-api.md): the outcome,
  * the binding limit, and the exact fields and problem body the caller should send its client.
  * Times are whole milliseconds, rounded up so a caller who waits them is never early.
  */

@@ -1,4 +1,4 @@
-import { type PlaneAnswer, problemAnswer } from "./answer";
+import { type HttpAnswer, problemAnswer } from "@/lib/http/answer";
 
 /** EDGE_PATHS are what an edge serves, as its refusals name them. */
 const EDGE_PATHS =
@@ -19,7 +19,7 @@ function escapeHtml(text: string): string {
  * control plane is (`controlPlaneUrl`, from CONTROL_PLANE_URL, when set); elsewhere (a page) a
  * short HTML page saying the same, with a link to the dashboard.
  */
-export function notOnEdge(path: string, controlPlaneUrl: string | undefined): PlaneAnswer {
+export function notOnEdge(path: string, controlPlaneUrl: string | undefined): HttpAnswer {
   const where = controlPlaneUrl
     ? `the control plane, at ${controlPlaneUrl}`
     : "the control plane (the full app, with the database)";

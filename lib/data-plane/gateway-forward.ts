@@ -1,15 +1,15 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import https from "node:https";
 import { countOf } from "@/lib/format";
+import { type HttpAnswer, problemAnswer } from "@/lib/http/answer";
+import { normalizeAddress } from "@/lib/http/client-address";
+import { writeAnswer } from "@/lib/http/node-io";
 import type { UpstreamErrorKind } from "@/lib/metrics";
 import type { Verdict } from "@/lib/policy/decide";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
-import { normalizeAddress } from "@/lib/route/client-address";
-import { type PlaneAnswer, problemAnswer } from "./answer";
 import type { GatewayConfig } from "./gateway";
 import { causeOf, type UpstreamFailures, upstreamErrorKind } from "./gateway-failures";
 import { clientResponseHeaders, upstreamRequestHeaders } from "./gateway-headers";
-import { writeAnswer } from "./node-io";
 
 /** Forwarding is what forwarding one admitted request needs: who, where, and with what. */
 export interface Forwarding {
@@ -61,7 +61,7 @@ export function forward(request: IncomingMessage, response: ServerResponse, f: F
     });
   };
   /** fail answers the client when nothing of the upstream's answer was sent yet. */
-  const fail = (answer: PlaneAnswer) => {
+  const fail = (answer: HttpAnswer) => {
     if (settled) return;
     settled = true;
     clearTimeout(timer);

@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
-import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import {
   CLIENT_ADDRESS_HEADER,
   resolveClientAddress,
   type TrustProxy,
   trustedForwardedValue,
-} from "@/lib/route/client-address";
+} from "@/lib/http/client-address";
+import type { CustomerPolicy } from "@/lib/policy/snapshot";
 
 /** HOP_BY_HOP are the fields that describe one connection, never forwarded (RFC 9110, 7.6.1). */
 export const HOP_BY_HOP: ReadonlySet<string> = new Set([

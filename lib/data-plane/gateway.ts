@@ -1,20 +1,20 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import https from "node:https";
 import { countOf } from "@/lib/format";
+import { type HttpAnswer, problemAnswer, refusalAnswer } from "@/lib/http/answer";
+import type { TrustProxy } from "@/lib/http/client-address";
+import { writeAnswer } from "@/lib/http/node-io";
+import { malformedPath } from "@/lib/http/request-target";
 import type { Logger } from "@/lib/log";
 import { readBearer } from "@/lib/policy/api-key";
 import { decide, identify, type Verdict } from "@/lib/policy/decide";
 import type { Decision } from "@/lib/policy/decision-store";
 import { rateLimitHeaders } from "@/lib/policy/headers";
 import { authorizationRefusal, identityRefusal, refusalOf } from "@/lib/policy/refusal";
-import type { TrustProxy } from "@/lib/route/client-address";
-import { malformedPath } from "@/lib/route/request-target";
 import { operationOf } from "@/lib/vocabulary";
-import { type PlaneAnswer, problemAnswer, refusalAnswer } from "./answer";
 import type { DecisionRuntime } from "./decision-api";
 import { UpstreamFailures } from "./gateway-failures";
 import { forward } from "./gateway-forward";
-import { writeAnswer } from "./node-io";
 
 /** GATEWAY_PREFIX is the path under which requests go to the upstream (with the prefix taken off). */
 export const GATEWAY_PREFIX = "/gw";
@@ -111,7 +111,7 @@ export function createGateway(rt: GatewayRuntime, config: GatewayConfig): Gatewa
   };
 }
 
-function tooLarge(maxBytes: number, headers: Record<string, string>): PlaneAnswer {
+function tooLarge(maxBytes: number, headers: Record<string, string>): HttpAnswer {
   return problemAnswer(
     413,
     "Body too large",

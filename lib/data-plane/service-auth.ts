@@ -2,8 +2,9 @@ import { hashServiceToken, SERVICE_TOKEN_PREFIX } from "@/lib/auth/service-token
 import type { ServiceTokenUses } from "@/lib/auth/service-token-uses";
 import type { Clock } from "@/lib/limiter";
 import { readBearer } from "@/lib/policy/api-key";
-import { authorizationRefusal, BEARER_CHALLENGE, type Refusal } from "@/lib/policy/refusal";
+import { authorizationRefusal, BEARER_CHALLENGE } from "@/lib/policy/refusal";
 import type { PolicySnapshot, ServiceTokenPolicy } from "@/lib/policy/snapshot";
+import { problemDocument, type Refusal } from "@/lib/schemas/problem.schema";
 import type { ServiceTokenRefusal, ServiceTokenScope } from "@/lib/vocabulary";
 
 /**
@@ -29,7 +30,7 @@ function unauthorized(
     ok: false,
     refusal: {
       status: 401,
-      body: { type: "about:blank", title, status: 401, detail },
+      body: problemDocument(401, title, { detail }),
       headers: { ...BEARER_CHALLENGE },
     },
     reason,
@@ -93,12 +94,7 @@ export function authenticateService(
 export function missingScope(scope: ServiceTokenScope, detail: string): Refusal {
   return {
     status: 403,
-    body: {
-      type: "about:blank",
-      title: `Service token lacks the ${scope} scope`,
-      status: 403,
-      detail,
-    },
+    body: problemDocument(403, `Service token lacks the ${scope} scope`, { detail }),
     headers: {},
   };
 }

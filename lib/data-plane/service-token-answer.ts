@@ -1,8 +1,8 @@
 import { SERVICE_TOKEN_SHOWN } from "@/lib/auth/service-token";
+import { type HttpAnswer, jsonAnswer, problemAnswer, refusalAnswer } from "@/lib/http/answer";
 import { bearerToken } from "@/lib/policy/api-key";
 import { serviceTokenAnswerSchema } from "@/lib/schemas/service-token.schema";
 import { SERVICE_TOKEN_SCOPES } from "@/lib/vocabulary";
-import { jsonAnswer, type PlaneAnswer, problemAnswer, refusalAnswer } from "./answer";
 import type { DecisionRuntime } from "./decision-api";
 import { authenticateService } from "./service-auth";
 
@@ -20,7 +20,7 @@ export function answerServiceToken(
   rt: DecisionRuntime,
   method: string | undefined,
   authorization: string | undefined,
-): PlaneAnswer {
+): HttpAnswer {
   if (method !== "GET") {
     return problemAnswer(405, "Method not allowed", { detail: "Use GET." }, { Allow: "GET" });
   }

@@ -1,15 +1,8 @@
 import { countOf } from "@/lib/format";
+import { problemDocument, type Refusal } from "@/lib/schemas/problem.schema";
 import type { AuthorizationProblem } from "./api-key";
 import type { DecisionReason, Verdict } from "./decide";
 import { policyName } from "./headers";
-
-/** Refusal is a refused request's answer, independent of any HTTP framework. */
-export interface Refusal {
-  status: number;
-  /** body is an RFC 9457 problem document. */
-  body: { type: string; title: string; status: number; [field: string]: unknown };
-  headers: Record<string, string>;
-}
 
 /**
  * QUOTA_EXCEEDED is the problem type of a 429 in the RateLimit fields draft
@@ -27,7 +20,7 @@ function refusal(
   extra: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ): Refusal {
-  return { status, body: { type: "about:blank", title, status, ...extra }, headers };
+  return { status, body: problemDocument(status, title, extra), headers };
 }
 
 /** missingKey is the refusal of a request without a Bearer key. */
@@ -152,16 +145,15 @@ export function refusalOf(verdict: Verdict): Refusal | null {
   const violated = decision.details.buckets
     .filter((bucket) => !bucket.allowed)
     .map((bucket) => policyName(operation, bucket.limit));
-  return {
-    status: 429,
-    body: {
+  return refusal(
+    429,
+    "Too many requests",
+    {
       type: QUOTA_EXCEEDED,
-      title: "Too many requests",
-      status: 429,
       detail: `Rate limit of the ${customer.planSlug} plan reached for ${operation}s.`,
       "violated-policies": violated,
       retryAfterSeconds: Number(headers["Retry-After"]),
     },
     headers,
-  };
+  );
 }

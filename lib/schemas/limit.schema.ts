@@ -23,7 +23,7 @@ export const limitRowSchema = z
       .int("Period must be a whole number of milliseconds")
       .min(1, "Period must be positive")
       .max(MAX_PERIOD_MS, "Period must be at most 30 days"),
-    /** dryRun: counted when it would refuse, never refusing (see the README's dry-run limits). */
+    /** dryRun: counted when it would refuse, never refusing (see docs/usage-analytics.md, "Dry-run limits"). */
     dryRun: z.boolean({ error: "Dry run must be true or false" }).optional(),
   })
   .strict();

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { parseId } from "@/lib/http";
+
+/** parseId reads a positive integer route parameter (at most 16 digits, no sign or leading zero), or returns null. */
+export function parseId(value: string | undefined): number | null {
+  if (!value || !/^[1-9]\d{0,15}$/.test(value)) return null;
+  const id = Number(value);
+  return Number.isSafeInteger(id) ? id : null;
+}
 
 /**
  * idParamSchema is a path parameter that names a row by id: a positive integer written plainly

@@ -16,9 +16,10 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const FLOORS: Floors = [
   ["server/", 5],
   ["app/", 5],
-  ["lib/route/", 4],
+  ["lib/next/", 4],
   ["lib/data-plane/", 4],
   ["lib/runtime/", 3],
+  ["lib/http/", 3],
   ["lib/admin/", 2],
   ["lib/backup/", 2],
   ["lib/policy/", 2],

@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { problem } from "@/lib/http";
-import { MALFORMED_PATH, malformedPath } from "@/lib/route/request-target";
+import { MALFORMED_PATH, malformedPath } from "@/lib/http/request-target";
+import { problem } from "@/lib/http/response";
 import type { DiscoveredRoute } from "./discover";
 
 // What the server entry and Next.js do with a request before and around a route handler, for a

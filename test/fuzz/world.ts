@@ -1,8 +1,8 @@
 import { insertItems, listItems } from "@/db/queries/items";
 import { findSession, insertSession } from "@/db/queries/operator";
 import { sessions } from "@/db/schema";
+import { UNKNOWN_ADDRESS } from "@/lib/http/client-address";
 import { identify } from "@/lib/policy/decide";
-import { UNKNOWN_ADDRESS } from "@/lib/route/client-address";
 import { OPERATIONS } from "@/lib/vocabulary";
 import { signIn } from "../api/admin/admin-support";
 import { createTestRuntime, type TestCustomer, type TestRuntime } from "../support/runtime";

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { createServiceToken } from "@/lib/admin/service-tokens";
 import { createDataPlane, type DataPlaneOptions } from "@/lib/data-plane/data-plane";
-import { CLIENT_ADDRESS_HEADER } from "@/lib/route/client-address";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address";
 import type { Runtime } from "@/lib/runtime";
 import type { ServiceTokenScope } from "@/lib/vocabulary";
 

@@ -1,6 +1,6 @@
 import { healthOf } from "@/lib/data-plane/health";
-import { json } from "@/lib/http";
-import { guarded } from "@/lib/route/guarded";
+import { json } from "@/lib/http/response";
+import { guarded } from "@/lib/next/guarded";
 import { getRuntime } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";

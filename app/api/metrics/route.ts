@@ -1,4 +1,4 @@
-import { guarded } from "@/lib/route/guarded";
+import { guarded } from "@/lib/next/guarded";
 import { getRuntime } from "@/lib/runtime";
 
 // Counters change on every request: never prerender or cache this route.

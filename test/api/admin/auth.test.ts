@@ -19,7 +19,7 @@ import { POST as createPlan, GET as listPlans } from "@/app/api/admin/plans/rout
 import { POST as login, DELETE as logout, GET as whoami } from "@/app/api/admin/session/route";
 import { GET as traffic } from "@/app/api/admin/traffic/route";
 import { listAudit } from "@/db/queries/audit";
-import { CLIENT_ADDRESS_HEADER } from "@/lib/route/client-address";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/http/client-address";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { adminRequest, params, signIn } from "./admin-support";
 

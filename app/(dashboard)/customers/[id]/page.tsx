@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { KeyInspector } from "@/components/inspector/key-inspector";
-import { parseId } from "@/lib/http";
+import { parseId } from "@/lib/schemas/params.schema";
 
 export const metadata: Metadata = { title: "Key inspector · Ratekeeper" };
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { EditPlan } from "@/components/plans/edit-plan";
-import { parseId } from "@/lib/http";
+import { parseId } from "@/lib/schemas/params.schema";
 
 export const metadata: Metadata = { title: "Edit plan · Ratekeeper" };
 

@@ -1,6 +1,7 @@
 import { listAuditPage } from "@/lib/admin/audit-list";
-import { json, parseQuery } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { parseQuery } from "@/lib/http/body";
+import { json } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
 import { auditListQuerySchema } from "@/lib/schemas/audit-list.schema";
 
 /**

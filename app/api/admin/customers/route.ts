@@ -1,8 +1,9 @@
 import { listCustomerPage } from "@/lib/admin/customer-list";
 import { createCustomer } from "@/lib/admin/customers";
-import { respond } from "@/lib/admin/respond";
-import { json, parseBody, parseQuery } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { parseBody, parseQuery } from "@/lib/http/body";
+import { json } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { customerCreateSchema } from "@/lib/schemas/customer.schema";
 import { customerListQuerySchema } from "@/lib/schemas/customer-list.schema";
 

@@ -1,8 +1,9 @@
 import { listPlans } from "@/db/queries/plans";
 import { createPlan } from "@/lib/admin/plans";
-import { respond } from "@/lib/admin/respond";
-import { json, parseBody } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { parseBody } from "@/lib/http/body";
+import { json } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { planCreateSchema } from "@/lib/schemas/plan.schema";
 
 /** GET /api/admin/plans lists plans with their limits and customer counts. */

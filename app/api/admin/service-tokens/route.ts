@@ -1,7 +1,8 @@
-import { respond } from "@/lib/admin/respond";
 import { createServiceToken, serviceTokensOf } from "@/lib/admin/service-tokens";
-import { json, parseBody } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { parseBody } from "@/lib/http/body";
+import { json } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { serviceTokenCreateSchema } from "@/lib/schemas/service-token.schema";
 
 /**

@@ -1,9 +1,10 @@
 import { SESSION_COOKIE } from "@/lib/auth/operator";
-import { json, parseBody, problem } from "@/lib/http";
-import { clientAddressOf } from "@/lib/route/client-address";
-import { guarded } from "@/lib/route/guarded";
-import { cookieValue, sessionActor } from "@/lib/route/operator";
-import { writeRefusal } from "@/lib/route/write-guard";
+import { parseBody } from "@/lib/http/body";
+import { clientAddressOf } from "@/lib/http/client-address";
+import { json, problem } from "@/lib/http/response";
+import { guarded } from "@/lib/next/guarded";
+import { cookieValue, sessionActor } from "@/lib/next/operator";
+import { writeRefusal } from "@/lib/next/write-guard";
 import { getRuntime } from "@/lib/runtime";
 import { loginSchema } from "@/lib/schemas/session.schema";
 

@@ -1,5 +1,6 @@
-import { json, parseQuery } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { parseQuery } from "@/lib/http/body";
+import { json } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
 import { trafficQuerySchema } from "@/lib/schemas/query.schema";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { answerCall } from "@/lib/data-plane/decision-api";
-import { notFound } from "@/lib/http";
-import { guarded } from "@/lib/route/guarded";
+import { notFound, toResponse } from "@/lib/http/response";
+import { guarded } from "@/lib/next/guarded";
 import { getRuntime } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
@@ -25,5 +25,5 @@ export const POST = guarded(async (request: Request): Promise<Response> => {
         : { ok: true, text };
     },
   });
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  return toResponse(answer);
 });

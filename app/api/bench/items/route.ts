@@ -1,6 +1,7 @@
 import { listItems } from "@/db/queries/items";
-import { json, notFound, parseQuery } from "@/lib/http";
-import { guarded } from "@/lib/route/guarded";
+import { parseQuery } from "@/lib/http/body";
+import { json, notFound } from "@/lib/http/response";
+import { guarded } from "@/lib/next/guarded";
 import { getRuntime } from "@/lib/runtime";
 import { benchItemsQuerySchema } from "@/lib/schemas/query.schema";
 

@@ -1,7 +1,7 @@
 import { insertItems, listItems } from "@/db/queries/items";
-import { json } from "@/lib/http";
-import { demoRoute } from "@/lib/route/demo";
-import { protect } from "@/lib/route/protect";
+import { json } from "@/lib/http/response";
+import { demoRoute } from "@/lib/next/demo";
+import { protect } from "@/lib/next/protect";
 import { itemCreateSchema } from "@/lib/schemas/item.schema";
 import { itemListQuerySchema } from "@/lib/schemas/query.schema";
 

@@ -3,7 +3,7 @@ import { DELETE, GET as getOne, PATCH } from "@/app/api/v1/items/[id]/route";
 import { POST as createBulk } from "@/app/api/v1/items/bulk/route";
 import { POST } from "@/app/api/v1/items/route";
 import { listItems } from "@/db/queries/items";
-import { MAX_BODY_BYTES } from "@/lib/http";
+import { MAX_BODY_BYTES } from "@/lib/http/body";
 import { api, createTestRuntime, idParams, type TestRuntime } from "../../../support/runtime";
 
 // The seeded pro plan writes 5 per second and 200 per minute; a 400 peeks and shows them full.

@@ -1,9 +1,11 @@
 import { getCustomer } from "@/db/queries/customers";
 import { deleteCustomer, overridesOf, updateCustomer } from "@/lib/admin/customers";
-import { respond } from "@/lib/admin/respond";
-import { json, notFound, parseBody, parseId } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { parseBody } from "@/lib/http/body";
+import { json, notFound } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { customerUpdateSchema } from "@/lib/schemas/customer.schema";
+import { parseId } from "@/lib/schemas/params.schema";
 
 type Params = { id: string };
 

@@ -1,8 +1,10 @@
 import { getPlan } from "@/db/queries/plans";
 import { deletePlan, updatePlan } from "@/lib/admin/plans";
-import { respond } from "@/lib/admin/respond";
-import { json, notFound, parseBody, parseId } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { parseBody } from "@/lib/http/body";
+import { json, notFound } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
+import { parseId } from "@/lib/schemas/params.schema";
 import { planUpdateSchema } from "@/lib/schemas/plan.schema";
 
 type Params = { id: string };

@@ -1,7 +1,8 @@
-import { respond } from "@/lib/admin/respond";
 import { revokeServiceToken } from "@/lib/admin/service-tokens";
-import { notFound, parseId } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { notFound } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
+import { parseId } from "@/lib/schemas/params.schema";
 
 /** DELETE /api/admin/service-tokens/:id revokes a service token: it is refused from the next request on. */
 export const DELETE = withOperator<{ id: string }>(({ params, actor, runtime }) => {

@@ -1,7 +1,7 @@
 import { nearLimitCustomers } from "@/lib/admin/near-limit";
-import { respond } from "@/lib/admin/respond";
-import { parseQuery } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { parseQuery } from "@/lib/http/body";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { nearLimitQuerySchema } from "@/lib/schemas/usage.schema";
 
 export const dynamic = "force-dynamic";
@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 /**
  * GET /api/admin/usage/near-limit?from=&to=&customerId=&planId=&operation=&minShare=&limit=
  * returns the customers whose peak use over the range reached `minShare` (0.8) of one of their
- * limits, and those refused by any limit (at 100%), the nearest first (see README: "Customers
+ * limits, and those refused by any limit (at 100%), the nearest first (see docs/usage-analytics.md: "Customers
  * near their limit"). Limits shorter than the rollups' step are measured per second from the
  * live view, over the part of the range it holds.
  */

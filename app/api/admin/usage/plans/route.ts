@@ -1,7 +1,7 @@
-import { respond } from "@/lib/admin/respond";
 import { plansUsage } from "@/lib/admin/usage";
-import { parseQuery } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { parseQuery } from "@/lib/http/body";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { usageFiltersSchema } from "@/lib/schemas/usage.schema";
 
 export const dynamic = "force-dynamic";

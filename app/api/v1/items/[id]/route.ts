@@ -1,7 +1,7 @@
 import { deleteItem, getItem, updateItem } from "@/db/queries/items";
-import { json, notFound } from "@/lib/http";
-import { demoRoute } from "@/lib/route/demo";
-import { protect } from "@/lib/route/protect";
+import { json, notFound } from "@/lib/http/response";
+import { demoRoute } from "@/lib/next/demo";
+import { protect } from "@/lib/next/protect";
 import { itemParamsSchema, itemUpdateSchema } from "@/lib/schemas/item.schema";
 
 /** GET /api/v1/items/:id returns one of the caller's items. */

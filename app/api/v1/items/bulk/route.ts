@@ -1,7 +1,7 @@
 import { insertItems } from "@/db/queries/items";
-import { json } from "@/lib/http";
-import { demoRoute } from "@/lib/route/demo";
-import { protect } from "@/lib/route/protect";
+import { json } from "@/lib/http/response";
+import { demoRoute } from "@/lib/next/demo";
+import { protect } from "@/lib/next/protect";
 import { itemBulkCreateSchema } from "@/lib/schemas/item.schema";
 
 /** POST /api/v1/items/bulk creates several items in one transaction; it costs one token per item. */

@@ -1,6 +1,8 @@
 import { bucketHistory, inspect } from "@/lib/admin/inspect";
-import { json, notFound, parseId, parseQuery } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { parseQuery } from "@/lib/http/body";
+import { json, notFound } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
+import { parseId } from "@/lib/schemas/params.schema";
 import { inspectQuerySchema } from "@/lib/schemas/query.schema";
 
 export const dynamic = "force-dynamic";

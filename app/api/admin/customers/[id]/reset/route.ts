@@ -1,7 +1,8 @@
 import { audit } from "@/lib/admin/audit";
 import { resetBuckets } from "@/lib/admin/customers";
-import { json, notFound, parseId, problem } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { json, notFound, problem } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
+import { parseId } from "@/lib/schemas/params.schema";
 
 /** POST /api/admin/customers/:id/reset forgets the customer's buckets: they start full again. */
 export const POST = withOperator<{ id: string }>(async ({ params, actor, runtime }) => {

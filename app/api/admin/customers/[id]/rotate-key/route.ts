@@ -1,7 +1,8 @@
 import { rotateKey } from "@/lib/admin/customers";
-import { respond } from "@/lib/admin/respond";
-import { notFound, parseId } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { notFound } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
+import { parseId } from "@/lib/schemas/params.schema";
 
 /** POST /api/admin/customers/:id/rotate-key issues a new API key (shown once); the old one stops working. */
 export const POST = withOperator<{ id: string }>(({ params, actor, runtime }) => {

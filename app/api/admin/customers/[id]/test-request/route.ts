@@ -1,8 +1,10 @@
 import { testRequest } from "@/lib/admin/inspect";
-import { json, notFound, parseBody, parseId } from "@/lib/http";
+import { parseBody } from "@/lib/http/body";
+import { json, notFound } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
 import { identifyById, statusOf } from "@/lib/policy/decide";
-import { withOperator } from "@/lib/route/operator";
 import { testRequestSchema } from "@/lib/schemas/customer.schema";
+import { parseId } from "@/lib/schemas/params.schema";
 
 /**
  * POST /api/admin/customers/:id/test-request makes one real decision for the customer, with a

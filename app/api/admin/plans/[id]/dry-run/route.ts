@@ -1,7 +1,9 @@
 import { planDryRun } from "@/lib/admin/dry-run";
-import { respond } from "@/lib/admin/respond";
-import { notFound, parseId, parseQuery } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { parseQuery } from "@/lib/http/body";
+import { notFound } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
+import { parseId } from "@/lib/schemas/params.schema";
 import { dryRunQuerySchema } from "@/lib/schemas/usage.schema";
 
 type Params = { id: string };

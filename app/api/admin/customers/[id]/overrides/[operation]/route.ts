@@ -1,9 +1,11 @@
 import { clearOverride, setOverride } from "@/lib/admin/customers";
-import { respond } from "@/lib/admin/respond";
-import { notFound, parseBody, parseId } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { parseBody } from "@/lib/http/body";
+import { notFound } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { overrideSchema } from "@/lib/schemas/customer.schema";
 import { operationSchema } from "@/lib/schemas/limit.schema";
+import { parseId } from "@/lib/schemas/params.schema";
 
 type Params = { id: string; operation: string };
 

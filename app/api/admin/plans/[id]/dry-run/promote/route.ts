@@ -1,7 +1,9 @@
 import { promoteDryRun } from "@/lib/admin/plans";
-import { respond } from "@/lib/admin/respond";
-import { notFound, parseBody, parseId } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { parseBody } from "@/lib/http/body";
+import { notFound } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
+import { parseId } from "@/lib/schemas/params.schema";
 import { promoteSchema } from "@/lib/schemas/usage.schema";
 
 type Params = { id: string };

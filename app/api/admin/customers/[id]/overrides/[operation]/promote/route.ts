@@ -1,8 +1,9 @@
 import { promoteOverride } from "@/lib/admin/customers";
-import { respond } from "@/lib/admin/respond";
-import { notFound, parseId } from "@/lib/http";
-import { withOperator } from "@/lib/route/operator";
+import { notFound } from "@/lib/http/response";
+import { withOperator } from "@/lib/next/operator";
+import { respond } from "@/lib/next/respond";
 import { operationSchema } from "@/lib/schemas/limit.schema";
+import { parseId } from "@/lib/schemas/params.schema";
 
 type Params = { id: string; operation: string };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { fieldErrorsOf, parseQuery } from "@/lib/http";
+import { fieldErrorsOf, problemDocument, problemSchema } from "@/lib/schemas/problem.schema";
 
 const PROTOTYPE_KEYS = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
 
@@ -27,24 +27,16 @@ describe("fieldErrorsOf", () => {
   });
 });
 
-describe("parseQuery", () => {
-  const schema = z.object({ limit: z.string().optional() }).strict();
-  const request = (query: string) => new Request(`http://test/x${query}`);
-
-  it("hands each parameter to the schema as a string", () => {
-    expect(parseQuery(request("?limit=5"), schema)).toEqual({ ok: true, data: { limit: "5" } });
-    expect(parseQuery(request(""), schema)).toEqual({ ok: true, data: {} });
+describe("problemDocument", () => {
+  it("writes type, title and status first, then the extension members in their order", () => {
+    expect(JSON.stringify(problemDocument(404, "Not found", { detail: "No such plan." }))).toBe(
+      '{"type":"about:blank","title":"Not found","status":404,"detail":"No such plan."}',
+    );
   });
 
-  it("refuses a parameter given twice, unknown parameters and prototype names with a 400", async () => {
-    for (const query of ["?limit=1&limit=2", "?x=1", "?__proto__=1", "?toString=1"]) {
-      const parsed = parseQuery(request(query), schema);
-      expect(parsed.ok, query).toBe(false);
-      const response = (parsed as { response: Response }).response;
-      expect(response.status).toBe(400);
-      expect(response.headers.get("content-type")).toBe("application/problem+json");
-      const { errors } = await response.json();
-      expect(Object.keys(errors)).toHaveLength(1);
-    }
+  it("lets a registered problem type replace about:blank without moving it", () => {
+    const doc = problemDocument(429, "Too many requests", { type: "urn:x", detail: "d" });
+    expect(Object.keys(doc)).toEqual(["type", "title", "status", "detail"]);
+    expect(problemSchema.parse(doc)).toEqual({ ...doc, type: "urn:x" });
   });
 });

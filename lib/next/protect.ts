@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { invalid, notFound, parseBody, parseQuery } from "@/lib/http";
+import { parseBody, parseQuery } from "@/lib/http/body";
+import { invalid, notFound, refused, withHeaders } from "@/lib/http/response";
 import { readBearer } from "@/lib/policy/api-key";
 import { decide, identify } from "@/lib/policy/decide";
 import { rateLimitHeaders } from "@/lib/policy/headers";
@@ -8,8 +9,7 @@ import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import { getRuntime, type Runtime } from "@/lib/runtime";
 import { COST_RULE, isCost } from "@/lib/schemas/cost.schema";
 import { operationOf } from "@/lib/vocabulary";
-import { answer, withHeaders } from "./answer";
-import { guarded, internalError } from "./guarded";
+import { failedResponse, guarded } from "./guarded";
 
 /** ProtectedContext is what a protected handler receives once the request is admitted. */
 export interface ProtectedContext<B, P, Q = undefined> {
@@ -96,9 +96,9 @@ export function protect<
     async (request: Request, route?: { params: Promise<unknown> }): Promise<Response> => {
       const runtime = getRuntime();
       const bearer = readBearer(request.headers.get("authorization"));
-      if (!bearer.ok) return answer(authorizationRefusal(bearer.problem, "API key"));
+      if (!bearer.ok) return refused(authorizationRefusal(bearer.problem, "API key"));
       const identity = identify(runtime.policy.snapshot, bearer.token);
-      if (!identity.ok) return answer(identityRefusal(identity.reason));
+      if (!identity.ok) return refused(identityRefusal(identity.reason));
       const { customer } = identity;
 
       const operation = operationOf(request.method);
@@ -118,8 +118,8 @@ export function protect<
         return refuse(invalid({ cost: [`${COST_RULE}; this request would cost ${cost}`] }));
       }
       const verdict = await decide(runtime, customer, operation, cost);
-      const refused = refusalOf(verdict);
-      if (refused) return answer(refused);
+      const refusal = refusalOf(verdict);
+      if (refusal) return refused(refusal);
       try {
         return withHeaders(
           await handler({ request, customer, body, query, params, runtime }),
@@ -127,7 +127,7 @@ export function protect<
         );
       } catch (cause) {
         // The decision was made: the 500 still tells the client where its limits stand.
-        return internalError(request, cause, verdict.headers);
+        return failedResponse(request, cause, verdict.headers);
       }
     },
   );

@@ -1,13 +1,19 @@
+import { type HttpAnswer, problemAnswer } from "./answer";
+
+/** pathOfTarget is a request target's path (`/a/b` of `/a/b?c#d`), without its query or fragment. */
+export function pathOfTarget(target: string): string {
+  const end = target.search(/[?#]/);
+  return end < 0 ? target : target.slice(0, end);
+}
+
 /**
  * malformedPath tells whether the path of a request target (`/a/b?c`) holds percent-encoding
  * that does not decode to UTF-8 (`%E0%A4%A`, a lone `%`). Next's router throws on such paths
  * before any handler runs, so the server entry refuses them first, with a 400.
  */
 export function malformedPath(target: string): boolean {
-  const end = target.search(/[?#]/);
-  const path = end === -1 ? target : target.slice(0, end);
   try {
-    decodeURIComponent(path);
+    decodeURIComponent(pathOfTarget(target));
     return false;
   } catch {
     return true;
@@ -20,6 +26,13 @@ export const MALFORMED_PATH = {
   title: "Malformed request path",
   detail: "The path is not valid percent-encoding.",
 } as const;
+
+/** MALFORMED_PATH_ANSWER is MALFORMED_PATH as an answer, which both server entries send. */
+export const MALFORMED_PATH_ANSWER: HttpAnswer = problemAnswer(
+  MALFORMED_PATH.status,
+  MALFORMED_PATH.title,
+  { detail: MALFORMED_PATH.detail },
+);
 
 /**
  * REQUEST_TARGET_HEADER carries a page request's target (path and query, as sent) from the

@@ -1,5 +1,5 @@
-import { invalid, json, problem } from "@/lib/http";
-import type { Outcome } from "./plans";
+import type { Outcome } from "@/lib/admin/plans";
+import { invalid, json, problem } from "@/lib/http/response";
 
 /** respond maps a service Outcome to a response: the value as JSON, or its status and errors. */
 export function respond<T>(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { malformedPath } from "@/lib/route/request-target";
+import { malformedPath } from "@/lib/http/request-target";
 
 describe("malformedPath", () => {
   it.each([

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { API_SECURITY_HEADERS, type PlaneAnswer } from "./answer";
+import type { HttpAnswer } from "./answer";
+import { API_SECURITY_HEADERS } from "./security-headers";
 
 /** BodyHandlers receive a body read by `readBody`: its text, or that it was too large, or gone. */
 export interface BodyHandlers {
@@ -59,11 +60,19 @@ export function readBody(request: IncomingMessage, maxBytes: number, on: BodyHan
 }
 
 /**
- * writeAnswer sends an answer with its Content-Length and the API security headers. A 413 also
- * closes the connection: the rest of an oversized body is not worth reading.
+ * writeAnswer sends an answer on node:http with its Content-Length, `Cache-Control: no-store`
+ * (what a server answers itself is never to be kept: decisions change) unless the answer says
+ * otherwise, and the API security headers where the server entry has not already set its own on
+ * the response. A 413 also closes the connection: the rest of an oversized body is not worth
+ * reading.
  */
-export function writeAnswer(response: ServerResponse, answer: PlaneAnswer): void {
-  const headers: Record<string, string | number> = { ...API_SECURITY_HEADERS, ...answer.headers };
+export function writeAnswer(response: ServerResponse, answer: HttpAnswer): void {
+  const headers: Record<string, string | number> = {};
+  for (const name in API_SECURITY_HEADERS) {
+    if (!response.hasHeader(name)) headers[name] = API_SECURITY_HEADERS[name] as string;
+  }
+  headers["Cache-Control"] = "no-store";
+  Object.assign(headers, answer.headers);
   headers["Content-Length"] = Buffer.byteLength(answer.body);
   if (answer.status === 413) headers.Connection = "close";
   response.writeHead(answer.status, headers);

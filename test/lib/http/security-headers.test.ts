@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, newNonce, securityHeaders } from "@/lib/route/security-headers";
+import { contentSecurityPolicy, newNonce, securityHeaders } from "@/lib/http/security-headers";
 
 const directives = (csp: string) =>
   new Map(

@@ -1,4 +1,4 @@
-import { notFound } from "@/lib/http";
+import { notFound } from "@/lib/http/response";
 import { getRuntime } from "@/lib/runtime";
 import { guarded } from "./guarded";
 

@@ -1,5 +1,5 @@
 import { SESSION_COOKIE } from "@/lib/auth/operator";
-import { problem } from "@/lib/http";
+import { problem } from "@/lib/http/response";
 import { getRuntime, type Runtime } from "@/lib/runtime";
 import { guarded } from "./guarded";
 import { writeRefusal } from "./write-guard";

@@ -48,3 +48,16 @@ export function securityHeaders(nonce: string, dev = false): Record<string, stri
     "Cross-Origin-Resource-Policy": "same-origin",
   };
 }
+
+/**
+ * API_SECURITY_HEADERS are the security headers of every answer a server writes itself with
+ * `writeAnswer` (the data plane's, an edge's, the entry's own refusals), where the entry has set
+ * none: no content may be sniffed, framed, or run. An answer the gateway passes on from the
+ * upstream keeps the upstream's own.
+ */
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+  "X-Content-Type-Options": "nosniff",
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "no-referrer",
+};

@@ -4,7 +4,7 @@ import {
   CLIENT_ADDRESS_HEADER,
   clientAddressOf,
   resolveClientAddress,
-} from "@/lib/route/client-address";
+} from "@/lib/http/client-address";
 
 describe("resolveClientAddress", () => {
   // Regression: sign-in limiting keyed on the first X-Forwarded-For entry, which any client

@@ -1,6 +1,6 @@
 import { getEnv } from "@/lib/env";
-import { problem } from "@/lib/http";
-import { trustedForwardedValue } from "./client-address";
+import { trustedForwardedValue } from "@/lib/http/client-address";
+import { problem } from "@/lib/http/response";
 
 /** SAFE_METHODS change nothing: the write guard lets them through. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

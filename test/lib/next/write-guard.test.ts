@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentTypeRefusal, crossOriginRefusal, writeRefusal } from "@/lib/route/write-guard";
+import { contentTypeRefusal, crossOriginRefusal, writeRefusal } from "@/lib/next/write-guard";
 
 function request(method: string, headers: Record<string, string>, url = "http://rk.test:3000/x") {
   return new Request(url, { method, headers });

@@ -1,4 +1,5 @@
-import { problem } from "@/lib/http";
+import { internalError } from "@/lib/http/internal-error";
+import { toResponse } from "@/lib/http/response";
 import { consoleLogger, type Logger } from "@/lib/log";
 import { getRuntime } from "@/lib/runtime";
 
@@ -11,20 +12,17 @@ function loggerOf(): Logger {
   }
 }
 
-/** internalError logs a handler's failure once, with its cause, and answers a bare 500 problem. */
-export function internalError(
+/**
+ * failedResponse answers a route handler's failure with the house's one 500 (internalError):
+ * the cause logged once, a problem with no internals, and any `headers` the request had earned.
+ */
+export function failedResponse(
   request: Request | undefined,
   cause: unknown,
   headers: Record<string, string> = {},
 ): Response {
   const what = request ? `${request.method} ${new URL(request.url).pathname}` : "A request";
-  loggerOf().error(`${what} failed`, cause);
-  return problem(
-    500,
-    "Internal error",
-    { detail: "The server could not answer this request; the cause is in its log." },
-    headers,
-  );
+  return toResponse(internalError(loggerOf(), what, cause, headers));
 }
 
 /**
@@ -38,7 +36,7 @@ export function guarded<A extends unknown[]>(
     try {
       return await handler(...args);
     } catch (cause) {
-      return internalError(args[0] instanceof Request ? args[0] : undefined, cause);
+      return failedResponse(args[0] instanceof Request ? args[0] : undefined, cause);
     }
   };
 }

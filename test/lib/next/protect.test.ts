@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { json } from "@/lib/http";
-import { protect } from "@/lib/route/protect";
+import { json } from "@/lib/http/response";
+import { protect } from "@/lib/next/protect";
 import { COST_RULE, MAX_COST } from "@/lib/schemas/cost.schema";
 import { api, createTestRuntime, type TestRuntime } from "../../support/runtime";
 

@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+/**
+ * problemSchema is an RFC 9457 problem document as Ratekeeper answers it: a `type` (about:blank
+ * unless a registered problem type fits), a `title`, the HTTP `status`, and any extension members
+ * (`detail`, `errors` by field, `violated-policies`...).
+ */
+export const problemSchema = z.looseObject({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+});
+
+/** Problem is an RFC 9457 problem document (see problemSchema). */
+export type Problem = z.infer<typeof problemSchema>;
+
+/**
+ * problemDocument builds the one shape of every problem body the server sends: `type`
+ * (about:blank), `title`, `status`, then the extension members of `extra` in their order. An
+ * `extra.type` replaces about:blank in place, so the members keep this order either way.
+ */
+export function problemDocument(
+  status: number,
+  title: string,
+  extra: Record<string, unknown> = {},
+): Problem {
+  return { type: "about:blank", title, status, ...extra };
+}
+
+/**
+ * Refusal is a refused request's answer, independent of any HTTP framework: its status, its
+ * problem document and its header fields. Each front door writes it as it is.
+ */
+export interface Refusal {
+  status: number;
+  /** body is an RFC 9457 problem document. */
+  body: Problem;
+  headers: Record<string, string>;
+}
+
+/** FieldErrors maps a field's dotted path ("limits.0.count", or "" for the whole body) to messages. */
+export type FieldErrors = Record<string, readonly string[]>;
+
+/**
+ * fieldErrorsOf flattens a zod error into messages by dotted field path. The map has no
+ * prototype: a client's key named `__proto__`, `constructor` or `toString` is a field like any
+ * other, never an inherited member.
+ */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  // Regression: a plain object made `errors["toString"] ??= []` find Object.prototype.toString.
+  const errors: FieldErrors = Object.create(null);
+  for (const issue of error.issues) {
+    const path = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys)
+        ((errors[path ? `${path}.${key}` : key] ??= []) as string[]).push("Unknown field");
+      continue;
+    }
+    ((errors[path] ??= []) as string[]).push(issue.message);
+  }
+  return errors;
+}
