@@ -148,7 +148,7 @@ test("the usage views say so when there is nothing, and the CSV of no traffic is
   const csv = await admin.request.get(`/api/admin/usage.csv?customerId=${customer.id}`);
   expect(csv.status()).toBe(200);
   expect(await csv.text()).toBe(
-    "date,customer_id,customer,plan,operation,allowed,denied,unavailable,tokens_requested,tokens_taken\r\n",
+    "date,customer_id,customer,plan,operation,allowed,denied,unavailable,tokens_requested,tokens_taken,too_large\r\n",
   );
 });
 
@@ -192,4 +192,60 @@ test("a customer refused by a per-second limit is near its limit, measured per s
   await expect(near.getByTestId("near-limit-note")).toContainText(
     "Limits shorter than a minute are measured per second from",
   );
+});
+
+// Regression: three bulk writes no limit could hold (413) made the customer's tokens requested
+// jump by their cost and put it in "Customers near their limit" at 100%, "refused 3 times by its
+// limits". They are the caller's mistake: counted apart, and said so.
+test("requests that ask for more than a limit holds are counted apart, not as refusals by the limits", async ({
+  page,
+  request,
+  admin,
+  signIn,
+}) => {
+  const plan = await admin.createPlan(
+    [
+      { operation: "read", count: 100, periodMs: HOUR },
+      { operation: "write", count: 3, periodMs: 60_000 },
+    ],
+    unique("Bulk"),
+  );
+  const customer = await admin.createCustomer(plan.id, unique("Bulk customer"));
+  const headers = { authorization: `Bearer ${customer.apiKey}` };
+  const items = Array.from({ length: 5 }, (_, i) => ({ name: `item ${i}` }));
+  for (let i = 0; i < 3; i++) {
+    const res = await request.post("/api/v1/items/bulk", { headers, data: { items } });
+    expect(res.status()).toBe(413);
+  }
+  expect((await request.post("/api/v1/items", { headers, data: { name: "one" } })).status()).toBe(
+    201,
+  );
+
+  await signIn();
+  await page.goto(`/customers/${customer.id}?range=1h`);
+  const writes = page.getByRole("region", { name: "Writes over time" });
+  await expect(page.getByTestId("usage-write-totals")).toContainText(
+    "1 allowed, 0 denied, 1 token taken",
+    ROLLUP_WAIT,
+  );
+  await expect(writes.getByTestId("too-large-note")).toHaveText(
+    "3 requests asked for more tokens than a limit holds (413): counted apart, not as denied.",
+  );
+
+  await page.goto("/overview?range=1h");
+  const planRow = page
+    .getByRole("region", { name: "Per plan" })
+    .getByRole("row")
+    .filter({ hasText: plan.name });
+  await expect(planRow.getByRole("cell").nth(1)).toHaveText("1", ROLLUP_WAIT);
+  await expect(planRow.getByRole("cell").nth(2)).toHaveText(/^0\s*0(\.0)?%$/);
+  await expect(page.getByTestId("too-large-note")).toContainText(
+    "asked for more tokens than a limit holds (413): counted apart, not as denied or near a limit.",
+  );
+  const near = page.getByRole("region", { name: "Customers near their limit" });
+  await expect(near.getByTestId("near-limit-row").filter({ hasText: customer.name })).toHaveCount(
+    0,
+  );
+  const csv = await admin.request.get(`/api/admin/usage.csv?customerId=${customer.id}`);
+  expect((await csv.text()).trim().split("\r\n")[1]).toMatch(/,write,1,0,0,1,1,3$/);
 });

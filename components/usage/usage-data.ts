@@ -1,7 +1,7 @@
 import type { CountPoint } from "@/components/charts/rebin";
 import type { NearLimitView, UsageSeries } from "@/lib/client/types";
 import { countOf, describeLimit, describePeriod } from "@/lib/format";
-import type { LimitShape } from "@/lib/vocabulary";
+import { decisionsOf, type LimitShape, type OutcomeCounts } from "@/lib/vocabulary";
 
 /** UsageBarPoint is one step's decisions over every operation shown, with the tokens taken. */
 export interface UsageBarPoint extends CountPoint {
@@ -66,6 +66,15 @@ export function describeNearLimit(
   return `${n.peakTokens.toLocaleString("en-US")} of ${allowance} ${n.allowanceTokens === 1 ? "token" : "tokens"} in ${over} (${describeLimit(n.limit)})`;
 }
 
+/**
+ * describeTooLarge counts the requests refused for their cost in words: "3 requests asked for
+ * more tokens than a limit holds (413)". They could never pass: the caller's mistake, counted
+ * apart from the denied and from the tokens requested.
+ */
+export function describeTooLarge(tooLarge: number): string {
+  return `${countOf(tooLarge, "request")} asked for more tokens than a limit holds (413): counted apart, not as denied`;
+}
+
 /** describeRefusals counts a customer's refusals in words: "refused 1 time", "refused 412 times". */
 export function describeRefusals(refused: number): string {
   return `refused ${countOf(refused, "time")}`;
@@ -109,9 +118,9 @@ export function nearShareTone(share: number): "bad" | "warn" {
  * busiestPlansFirst orders plans by their decisions over the range, most first, then by name;
  * plans with no traffic keep their alphabetical order at the end.
  */
-export function busiestPlansFirst<
-  P extends { allowed: number; denied: number; unavailable: number; name: string },
->(plans: readonly P[]): P[] {
-  const total = (p: P) => p.allowed + p.denied + p.unavailable;
+export function busiestPlansFirst<P extends OutcomeCounts & { name: string }>(
+  plans: readonly P[],
+): P[] {
+  const total = (p: P) => decisionsOf(p);
   return [...plans].sort((a, b) => total(b) - total(a) || a.name.localeCompare(b.name));
 }

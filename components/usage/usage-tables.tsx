@@ -3,6 +3,7 @@ import { formatCount, formatShare } from "@/components/charts/number-format";
 import { Empty } from "@/components/ui/states";
 import type { NamedCustomerUsage, NearLimitView, PlanUsageView } from "@/lib/client/types";
 import { countOf } from "@/lib/format";
+import { decisionsOf } from "@/lib/vocabulary";
 import styles from "./usage.module.css";
 import {
   busiestPlansFirst,
@@ -46,7 +47,7 @@ export function PlansUsageTable({
             <td className={`right num${p.denied > 0 ? " bad-text" : ""}`}>
               {formatCount(p.denied)}
               <div className="muted small">
-                {shareOf(p.denied, p.allowed + p.denied + p.unavailable)}
+                {shareOf(p.denied, decisionsOf(p))}
                 {p.refusedCustomers > 0
                   ? `, ${countOf(p.refusedCustomers, "customer")} refused`
                   : ""}
@@ -111,7 +112,7 @@ export function TopCustomersTable({
             ) : (
               <>
                 <td className="right num">{formatCount(c.tokensTaken)}</td>
-                <td className="right num">{formatCount(c.allowed + c.denied + c.unavailable)}</td>
+                <td className="right num">{formatCount(decisionsOf(c))}</td>
               </>
             )}
           </tr>

@@ -131,6 +131,7 @@ describe("the usage API", () => {
       allowed: 11,
       denied: 2,
       unavailable: 0,
+      tooLarge: 0,
       tokensRequested: 13,
       tokensTaken: 11,
     });
@@ -211,14 +212,40 @@ describe("the usage API", () => {
       'attachment; filename="ratekeeper-usage-2025-01-01-to-2025-01-01.csv"',
     );
     expect((await res.text()).split("\r\n")).toEqual([
-      "date,customer_id,customer,plan,operation,allowed,denied,unavailable,tokens_requested,tokens_taken",
-      `2025-01-01,${minus.id},'-5 apples,pro,write,1,0,0,1,1`,
-      `2025-01-01,${evil.id},"'=HYPERLINK(""http://x"",""y""), ""quoted""",pro,read,2,0,0,2,2`,
-      `2025-01-01,${busy},Busy Co,metered,read,10,2,0,12,10`,
-      `2025-01-01,${busy},Busy Co,metered,write,9,0,0,90,90`,
-      `2025-01-01,${quiet},Quiet Co,pro,read,1,0,0,1,1`,
+      "date,customer_id,customer,plan,operation,allowed,denied,unavailable,tokens_requested,tokens_taken,too_large",
+      `2025-01-01,${minus.id},'-5 apples,pro,write,1,0,0,1,1,0`,
+      `2025-01-01,${evil.id},"'=HYPERLINK(""http://x"",""y""), ""quoted""",pro,read,2,0,0,2,2,0`,
+      `2025-01-01,${busy},Busy Co,metered,read,10,2,0,12,10,0`,
+      `2025-01-01,${busy},Busy Co,metered,write,9,0,0,90,90,0`,
+      `2025-01-01,${quiet},Quiet Co,pro,read,1,0,0,1,1,0`,
       "",
     ]);
+  });
+
+  // Regression: three requests of cost 1,000,000 against 100 writes a minute (413: no bucket can
+  // hold them) made 3,000,000 tokens requested and put the customer near its limit at 100%,
+  // "refused 3 times by its limits". They are the caller's mistake, counted apart.
+  it("counts requests refused for their cost apart: not denied, no tokens requested, nobody near a limit for them", async () => {
+    const bulk = t.addCustomer("metered", "Bulk Co").id;
+    await send(bulk, "write", 3, 1_000_000);
+    await send(bulk, "write", 2, 10);
+    await t.runtime.usage.flush();
+    const mine = await body("/api/admin/usage", `?from=${START_MS}&customerId=${bulk}`);
+    expect(mine.totals).toMatchObject({
+      allowed: 2,
+      denied: 0,
+      tooLarge: 3,
+      tokensRequested: 20,
+      tokensTaken: 20,
+    });
+    const near = await body("/api/admin/usage/near-limit", `?from=${START_MS}`);
+    expect(near.customers.map((c: { name: string }) => c.name)).not.toContain("Bulk Co");
+    const ranked = await body("/api/admin/usage/top", `?from=${START_MS}`);
+    expect(ranked.byDenials.map((c: { name: string }) => c.name)).toEqual(["Busy Co"]);
+    const csvText = await (await get("/api/admin/usage.csv", `?from=${START_MS}`)).text();
+    expect(csvText.split("\r\n")).toContain(
+      `2025-01-01,${bulk},Bulk Co,metered,write,2,0,0,20,20,3`,
+    );
   });
 
   it("serves the live traffic with its scope, validated", async () => {

@@ -18,6 +18,7 @@ const point = (t: number, allowed: number, denied: number, tokensTaken = allowed
   allowed,
   denied,
   unavailable: 0,
+  tooLarge: 0,
   tokensRequested: tokensTaken + denied,
   tokensTaken,
 });
@@ -131,18 +132,20 @@ describe("near-limit shares", () => {
 
 describe("busiestPlansFirst", () => {
   it("puts the plans with most decisions first, the quiet ones by name", () => {
-    const plan = (name: string, allowed: number, denied = 0, unavailable = 0) => ({
+    const plan = (name: string, allowed: number, denied = 0, unavailable = 0, tooLarge = 0) => ({
       name,
       allowed,
       denied,
       unavailable,
+      tooLarge,
     });
     const ordered = busiestPlansFirst([
       plan("Free", 0),
       plan("Pro", 10, 5),
       plan("Enterprise", 0),
       plan("Team", 3, 0, 20),
+      plan("Bulk", 0, 0, 0, 16),
     ]);
-    expect(ordered.map((p) => p.name)).toEqual(["Team", "Pro", "Enterprise", "Free"]);
+    expect(ordered.map((p) => p.name)).toEqual(["Team", "Bulk", "Pro", "Enterprise", "Free"]);
   });
 });
