@@ -19,7 +19,7 @@ test("an operator sees traffic in the overview's ranges and on the customer's pa
   signIn,
 }) => {
   // 10 reads and 2 writes an hour: 12 reads are 10 allowed and 2 refused (a full bucket's
-  // worth, the read limit's whole allowance over an hour: 100% of it); 1 write is allowed.
+  // worth: the read limit's bucket drained, 100% of it); 1 write is allowed.
   const plan = await admin.createPlan(
     [
       { operation: "read", count: 10, periodMs: HOUR },
@@ -55,11 +55,11 @@ test("an operator sees traffic in the overview's ranges and on the customer's pa
     page.getByRole("figure", { name: /Allowed and denied decisions per minute/ }),
   ).toBeVisible();
 
-  // Near its limit: the read limit's whole hourly allowance taken.
+  // Near its limit: the read limit's bucket drained.
   const near = page.getByRole("region", { name: "Customers near their limit" });
   const nearRow = near.getByTestId("near-limit-row").filter({ hasText: customer.name });
   await expect(nearRow).toContainText("100%");
-  await expect(nearRow).toContainText("10 of 10 tokens in 1 hour (10 per hour)");
+  await expect(nearRow).toContainText("Drained to 0 of 10 tokens (10 per hour)");
   await expect(nearRow).toContainText("Reads");
 
   // The last 24 hours: the same counts, by hour; the README's screenshot.
@@ -186,8 +186,8 @@ test("a customer refused by a per-second limit is near its limit, measured per s
   );
   const near = page.getByRole("region", { name: "Customers near their limit" });
   const nearRow = near.getByTestId("near-limit-row").filter({ hasText: customer.name });
-  await expect(nearRow).toContainText(/\d+ of 5 tokens in 1 second \(5 per second\)/);
-  await expect(nearRow).toContainText(/1\d\d%/);
+  await expect(nearRow).toContainText("Drained to 0 of 5 tokens (5 per second)");
+  await expect(nearRow).toContainText("100%");
   await expect(nearRow).toContainText(`refused ${refused} times`, ROLLUP_WAIT);
   await expect(near.getByTestId("near-limit-note")).toContainText(
     "Limits shorter than a minute are measured per second from",
@@ -248,4 +248,42 @@ test("requests that ask for more than a limit holds are counted apart, not as re
   );
   const csv = await admin.request.get(`/api/admin/usage.csv?customerId=${customer.id}`);
   expect((await csv.text()).trim().split("\r\n")[1]).toMatch(/,write,1,0,0,1,1,3$/);
+});
+
+// Regression: a customer the limiter held to 3 reads a second showed "166% - 5 of 3 tokens in 1
+// second (3 per second)": a full bucket and its refill admit up to about twice the count in one
+// clock second, so counting tokens per second read as the limiter letting the customer past.
+test("a customer held to its limit is drained to 0 of it, at 100% and never more", async ({
+  page,
+  request,
+  admin,
+  signIn,
+}) => {
+  const plan = await admin.createPlan(
+    [{ operation: "read", count: 3, periodMs: 1_000 }],
+    unique("Three a second"),
+  );
+  const customer = await admin.createCustomer(plan.id, unique("Held customer"));
+  const headers = { authorization: `Bearer ${customer.apiKey}` };
+  let allowed = 0;
+  // Bursts of 15 until the bucket's refill has let some through after the first 3.
+  while (allowed <= 6) {
+    const statuses = await Promise.all(
+      Array.from({ length: 15 }, async () =>
+        (await request.get("/api/v1/items", { headers })).status(),
+      ),
+    );
+    allowed += statuses.filter((s) => s === 200).length;
+  }
+
+  await signIn();
+  await page.goto("/overview?range=1h");
+  const near = page.getByRole("region", { name: "Customers near their limit" });
+  const nearRow = near.getByTestId("near-limit-row").filter({ hasText: customer.name });
+  await expect(nearRow).toContainText("Drained to 0 of 3 tokens (3 per second)", ROLLUP_WAIT);
+  await expect(nearRow).toContainText(/refused [\d,]+ times/, ROLLUP_WAIT);
+  await expect(nearRow.getByRole("cell").nth(1)).toHaveText("100%");
+  for (const share of await near.getByTestId("near-limit-row").allTextContents()) {
+    expect(share).not.toMatch(/\b(1\d[1-9]|1[1-9]\d|[2-9]\d\d)%/);
+  }
 });

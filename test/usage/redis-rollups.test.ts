@@ -298,7 +298,7 @@ describe("the bucket history across instances sharing Redis", () => {
         kind: "peak",
         customerId: fast.id,
         limit: { count: 4, periodMs: 1_000 },
-        peakTokens: 4,
+        lowestTokens: 0,
         share: 1,
       }),
     ]);
