@@ -11,9 +11,10 @@ import type {
   TopCustomersResponse,
   UsageResponse,
 } from "@/lib/client/types";
+import { decisionsOf } from "@/lib/vocabulary";
 import styles from "./usage.module.css";
 import { UsageChart } from "./usage-chart";
-import { combineSeries, nearLimitNote } from "./usage-data";
+import { combineSeries, describeTooLarge, nearLimitNote } from "./usage-data";
 import {
   formatLocalTime,
   formatStepTick,
@@ -51,7 +52,7 @@ export function RangeOverview({ range }: { range: RollupRange }) {
   const top = useRangeData<TopCustomersResponse>("top", `/usage/top?${search}&limit=10`);
   const near = useRangeData<NearLimitResponse>("near", `/usage/near-limit?${search}&limit=50`);
   const totals = usage.data?.totals;
-  const all = totals ? totals.allowed + totals.denied + totals.unavailable : 0;
+  const all = totals ? decisionsOf(totals) : 0;
   const points = usage.data ? combineSeries(usage.data.series) : [];
   const zone = localZoneLabel(now);
 
@@ -76,6 +77,11 @@ export function RangeOverview({ range }: { range: RollupRange }) {
           value={totals && (all > 0 ? formatShare(totals.denied / all) : "–")}
         />
       </section>
+      {totals && totals.tooLarge > 0 ? (
+        <p className="notice info" data-testid="too-large-note">
+          {describeTooLarge(totals.tooLarge)} or near a limit.
+        </p>
+      ) : null}
 
       <section className="card" aria-labelledby="range-chart-heading">
         <div className="card-header">

@@ -3,6 +3,7 @@ import { formatCount, formatShare } from "@/components/charts/number-format";
 import { Empty } from "@/components/ui/states";
 import type { NamedCustomerUsage, NearLimitView, PlanUsageView } from "@/lib/client/types";
 import { countOf } from "@/lib/format";
+import { decisionsOf } from "@/lib/vocabulary";
 import styles from "./usage.module.css";
 import {
   busiestPlansFirst,
@@ -46,7 +47,7 @@ export function PlansUsageTable({
             <td className={`right num${p.denied > 0 ? " bad-text" : ""}`}>
               {formatCount(p.denied)}
               <div className="muted small">
-                {shareOf(p.denied, p.allowed + p.denied + p.unavailable)}
+                {shareOf(p.denied, decisionsOf(p))}
                 {p.refusedCustomers > 0
                   ? `, ${countOf(p.refusedCustomers, "customer")} refused`
                   : ""}
@@ -111,7 +112,7 @@ export function TopCustomersTable({
             ) : (
               <>
                 <td className="right num">{formatCount(c.tokensTaken)}</td>
-                <td className="right num">{formatCount(c.allowed + c.denied + c.unavailable)}</td>
+                <td className="right num">{formatCount(decisionsOf(c))}</td>
               </>
             )}
           </tr>
@@ -122,9 +123,9 @@ export function TopCustomersTable({
 }
 
 /**
- * NearLimitTable lists the customers whose peak use reached 80% of a limit, or who were refused
- * (at 100%), nearest first: the share, the operation and limit, and when the peak started (local
- * time, zone named) or how often they were refused.
+ * NearLimitTable lists the customers who drained a limit's bucket to 80% of it or further, or
+ * who were refused by their limits (at 100%), nearest first: the share, the operation and limit,
+ * how low the bucket went and when (local time, zone named), and how often they were refused.
  */
 export function NearLimitTable({
   customers,
@@ -136,7 +137,7 @@ export function NearLimitTable({
   resolutionMs: number;
 }) {
   if (customers.length === 0) {
-    return <Empty>No customer came within 80% of a limit or was refused in {words}.</Empty>;
+    return <Empty>No customer drained 80% of a limit or was refused by one in {words}.</Empty>;
   }
   return (
     <table>
@@ -167,7 +168,7 @@ export function NearLimitTable({
               <td className={styles.cellWrap}>
                 {describeNearLimit(n)}
                 <div className="muted small">
-                  peak from {formatLocalTime(n.peakStartMs)}
+                  at {formatLocalTime(n.lowestAtMs)}
                   {n.refused > 0 ? `; ${describeRefusals(n.refused)}` : ""}
                 </div>
               </td>
