@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { formatCount, formatShare } from "@/components/charts/number-format";
 import { Stat } from "@/components/ui/stat";
 import { ErrorNote, Loading } from "@/components/ui/states";
+import { ZoneName } from "@/components/ui/zone-name";
 import { api } from "@/lib/client/api";
 import type {
   NearLimitResponse,
@@ -11,13 +12,12 @@ import type {
   TopCustomersResponse,
   UsageResponse,
 } from "@/lib/client/types";
+import { formatDateMinute } from "@/lib/time-format";
 import styles from "./usage.module.css";
 import { UsageChart } from "./usage-chart";
 import { combineSeries, nearLimitNote } from "./usage-data";
 import {
-  formatLocalTime,
   formatStepTick,
-  localZoneLabel,
   RANGE_SPECS,
   type RollupRange,
   rangeQuery,
@@ -53,7 +53,6 @@ export function RangeOverview({ range }: { range: RollupRange }) {
   const totals = usage.data?.totals;
   const all = totals ? totals.allowed + totals.denied + totals.unavailable : 0;
   const points = usage.data ? combineSeries(usage.data.series) : [];
-  const zone = localZoneLabel(now);
 
   return (
     <>
@@ -83,7 +82,7 @@ export function RangeOverview({ range }: { range: RollupRange }) {
             Allowed vs denied per {usage.data?.granularity ?? "step"}
           </h2>
           <span className="muted">
-            {spec.words}, times in <span className={styles.zone}>{zone}</span>
+            {spec.words}, times in <ZoneName at={now} className={styles.zone} />
           </span>
         </div>
         <ErrorNote error={usage.error} />
@@ -173,7 +172,7 @@ export function RangeOverview({ range }: { range: RollupRange }) {
 
 /** NearLimitNote says how limits shorter than the rollups' step were judged over the range. */
 function NearLimitNote({ near }: { near: NearLimitResponse }) {
-  const note = nearLimitNote(near, formatLocalTime);
+  const note = nearLimitNote(near, formatDateMinute);
   return note ? (
     <p className="muted small chart-note" data-testid="near-limit-note">
       {note}

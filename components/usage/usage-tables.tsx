@@ -3,6 +3,7 @@ import { formatCount, formatShare } from "@/components/charts/number-format";
 import { Empty } from "@/components/ui/states";
 import type { NamedCustomerUsage, NearLimitView, PlanUsageView } from "@/lib/client/types";
 import { countOf } from "@/lib/format";
+import { formatDateMinute } from "@/lib/time-format";
 import styles from "./usage.module.css";
 import {
   busiestPlansFirst,
@@ -12,7 +13,6 @@ import {
   formatNearShare,
   nearShareTone,
 } from "./usage-data";
-import { formatLocalTime } from "./usage-range";
 
 const shareOf = (denied: number, all: number) => (all > 0 ? formatShare(denied / all) : "–");
 
@@ -167,7 +167,7 @@ export function NearLimitTable({
               <td className={styles.cellWrap}>
                 {describeNearLimit(n)}
                 <div className="muted small">
-                  peak from {formatLocalTime(n.peakStartMs)}
+                  peak from {formatDateMinute(n.peakStartMs)}
                   {n.refused > 0 ? `; ${describeRefusals(n.refused)}` : ""}
                 </div>
               </td>
