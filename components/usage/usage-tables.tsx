@@ -38,7 +38,7 @@ export function PlansUsageTable({
       <tbody>
         {busiestPlansFirst(plans).map((p) => (
           <tr key={p.planId}>
-            <td className={styles.cellWrap}>
+            <td className={`${styles.cellWrap} ${styles.nameCell}`}>
               {p.slug === null ? p.name : <Link href={`/plans/${p.planId}`}>{p.name}</Link>}
               <div className="muted small">{countOf(p.customers, "customer")}</div>
             </td>
@@ -97,7 +97,7 @@ export function TopCustomersTable({
       <tbody>
         {rows.map((c) => (
           <tr key={c.customerId}>
-            <td className={styles.cellWrap}>
+            <td className={`${styles.cellWrap} ${styles.nameCell}`}>
               <Link href={`/customers/${c.customerId}`}>{c.name}</Link>
               {c.planName ? <div className="muted small">{c.planName}</div> : null}
             </td>
@@ -153,7 +153,7 @@ export function NearLimitTable({
             key={`${n.customerId}|${n.operation}|${n.kind === "peak" ? `${n.limit.count}/${n.limit.periodMs}` : "refused"}`}
             data-testid="near-limit-row"
           >
-            <td className={styles.cellWrap}>
+            <td className={`${styles.cellWrap} ${styles.nameCell}`}>
               <Link href={`/customers/${n.customerId}`}>{n.name}</Link>
               <div className="muted small">
                 {n.operation === "read" ? "Reads" : "Writes"}
