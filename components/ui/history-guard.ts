@@ -1,16 +1,4 @@
-/**
- * HISTORY_MARK is the key under which the guard marks its own history entries' state; the rest
- * of the state (the router's) is kept as it is.
- */
-export const HISTORY_MARK = "ratekeeperLeaveGuard";
-
-/** GuardMark is what an entry's state holds under HISTORY_MARK: which guard, and which entry. */
-interface GuardMark {
-  /** id names one arming of the guard, so entries left by an earlier one are not taken for ours. */
-  id: string;
-  /** role: "base" is the page's own entry, "guard" the copy pushed on top of it while dirty. */
-  role: "base" | "guard";
-}
+import { markOf, withMark } from "./history-mark";
 
 /** HistoryLike is the part of `window.history` the guard uses (a fake one in tests). */
 export interface HistoryLike {
@@ -53,22 +41,6 @@ type Pending =
   | { kind: "drop"; state: unknown; href: string; after: (() => void)[] }
   | { kind: "ask"; atBase: boolean; token: object }
   | { kind: "restore" };
-
-function markOf(state: unknown): GuardMark | undefined {
-  if (typeof state !== "object" || state === null) return undefined;
-  const mark = (state as Record<string, unknown>)[HISTORY_MARK];
-  if (typeof mark !== "object" || mark === null) return undefined;
-  const { id, role } = mark as Record<string, unknown>;
-  return typeof id === "string" && (role === "base" || role === "guard") ? { id, role } : undefined;
-}
-
-function withMark(state: unknown, mark: GuardMark | undefined): Record<string, unknown> {
-  const copy: Record<string, unknown> =
-    typeof state === "object" && state !== null ? { ...(state as Record<string, unknown>) } : {};
-  if (mark) copy[HISTORY_MARK] = mark;
-  else delete copy[HISTORY_MARK];
-  return copy;
-}
 
 let arming = 0;
 

@@ -1,10 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-  HISTORY_MARK,
-  HistoryGuard,
-  type HistoryHost,
-  type LeaveQuestion,
-} from "@/components/ui/history-guard";
+import { HistoryGuard, type HistoryHost, type LeaveQuestion } from "@/components/ui/history-guard";
+import { HISTORY_MARK } from "@/components/ui/history-mark";
 
 interface Entry {
   state: unknown;
