@@ -1,11 +1,12 @@
 "use client";
 
 import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
+import { formatClock } from "@/lib/time-format";
 import { useChartColors } from "./chart-colors";
 import { capacityTicks } from "./count-axis";
 import { type LevelPoint, undrawnMs } from "./level-steps";
 import { formatCount } from "./number-format";
-import { formatAgo, formatClock, liveTicks, timeDomain } from "./time-axis";
+import { formatAgo, liveTicks, timeDomain } from "./time-axis";
 
 /**
  * RemainingChart draws a bucket's remaining tokens as steps over the live window ending at `now`

@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { formatCount } from "@/components/charts/number-format";
 import type { DryRunLimitReport } from "@/lib/client/types";
-import { countOf, formatDateTime } from "@/lib/format";
+import { countOf } from "@/lib/format";
+import { formatDateTime } from "@/lib/time-format";
 import { DRY_RUN_STATES, dryRunTitle, dryRunVerdict, type VerdictRange } from "./dry-run-words";
 import styles from "./usage.module.css";
 

@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { ErrorNote, Loading } from "@/components/ui/states";
+import { ZoneName } from "@/components/ui/zone-name";
 import { api } from "@/lib/client/api";
 import type { UsageResponse } from "@/lib/client/types";
 import { decisionsOf } from "@/lib/vocabulary";
@@ -11,7 +12,6 @@ import { UsageChart } from "./usage-chart";
 import { combineSeries, describeTooLarge } from "./usage-data";
 import {
   formatStepTick,
-  localZoneLabel,
   RANGE_SPECS,
   type RollupRange,
   rangeQuery,
@@ -75,7 +75,7 @@ export function UsageCard({
       <div className="card-header">
         <h2 id={headingId}>{title}</h2>
         <span className="muted">
-          {spec.words}, times in <span className={styles.zone}>{localZoneLabel(now)}</span>
+          {spec.words}, times in <ZoneName at={now} className={styles.zone} />
         </span>
       </div>
       <ErrorNote error={usage.error} />

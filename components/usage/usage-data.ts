@@ -92,8 +92,10 @@ export function describeUnmeasured(limits: readonly LimitShape[], resolutionMs: 
 
 /**
  * nearLimitNote says how limits shorter than the rollups' step (`resolutionMs`) were judged over
- * a range: per second from `perSecondFromMs` (written by `formatTime`) where the live view holds
- * the range, else only by their refusals. Null when the whole range was measured per second.
+ * a range: per second from `perSecondFromMs` (written by `formatTime`) where the per-second
+ * counts (kept 5 minutes) cover the range, else only by their refusals. Null when the whole range
+ * was measured per second. Regression: it said "the live view holds the last 5 minutes", where
+ * the live view shows 2.
  */
 export function nearLimitNote(
   r: { fromMs: number; resolutionMs: number; perSecondFromMs: number | null },
@@ -103,9 +105,9 @@ export function nearLimitNote(
   const step = describePeriod(r.resolutionMs);
   const shorter = `Limits shorter than ${/^(hour|[aeiou])/.test(step) ? "an" : "a"} ${step}`;
   if (r.perSecondFromMs === null) {
-    return `${shorter} are judged here only by refusals: the live view holds the last 5 minutes.`;
+    return `${shorter} are judged here only by refusals: per-second counts are kept for the last 5 minutes only.`;
   }
-  return `${shorter} are measured per second from ${formatTime(r.perSecondFromMs)} (the live view holds the last 5 minutes); before that, only by refusals.`;
+  return `${shorter} are measured per second from ${formatTime(r.perSecondFromMs)} (per-second counts are kept for the last 5 minutes); before that, only by refusals.`;
 }
 
 /** nearShareTone says how a share reads: "bad" once at or over the limit, else "warn". */

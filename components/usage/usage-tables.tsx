@@ -3,6 +3,7 @@ import { formatCount, formatShare } from "@/components/charts/number-format";
 import { Empty } from "@/components/ui/states";
 import type { NamedCustomerUsage, NearLimitView, PlanUsageView } from "@/lib/client/types";
 import { countOf } from "@/lib/format";
+import { formatDateMinute } from "@/lib/time-format";
 import { decisionsOf } from "@/lib/vocabulary";
 import styles from "./usage.module.css";
 import {
@@ -13,7 +14,6 @@ import {
   formatNearShare,
   nearShareTone,
 } from "./usage-data";
-import { formatLocalTime } from "./usage-range";
 
 const shareOf = (denied: number, all: number) => (all > 0 ? formatShare(denied / all) : "–");
 
@@ -39,7 +39,7 @@ export function PlansUsageTable({
       <tbody>
         {busiestPlansFirst(plans).map((p) => (
           <tr key={p.planId}>
-            <td className={styles.cellWrap}>
+            <td className={`${styles.cellWrap} ${styles.nameCell}`}>
               {p.slug === null ? p.name : <Link href={`/plans/${p.planId}`}>{p.name}</Link>}
               <div className="muted small">{countOf(p.customers, "customer")}</div>
             </td>
@@ -98,7 +98,7 @@ export function TopCustomersTable({
       <tbody>
         {rows.map((c) => (
           <tr key={c.customerId}>
-            <td className={styles.cellWrap}>
+            <td className={`${styles.cellWrap} ${styles.nameCell}`}>
               <Link href={`/customers/${c.customerId}`}>{c.name}</Link>
               {c.planName ? <div className="muted small">{c.planName}</div> : null}
             </td>
@@ -154,7 +154,7 @@ export function NearLimitTable({
             key={`${n.customerId}|${n.operation}|${n.kind === "peak" ? `${n.limit.count}/${n.limit.periodMs}` : "refused"}`}
             data-testid="near-limit-row"
           >
-            <td className={styles.cellWrap}>
+            <td className={`${styles.cellWrap} ${styles.nameCell}`}>
               <Link href={`/customers/${n.customerId}`}>{n.name}</Link>
               <div className="muted small">
                 {n.operation === "read" ? "Reads" : "Writes"}
@@ -168,7 +168,7 @@ export function NearLimitTable({
               <td className={styles.cellWrap}>
                 {describeNearLimit(n)}
                 <div className="muted small">
-                  at {formatLocalTime(n.lowestAtMs)}
+                  at {formatDateMinute(n.lowestAtMs)}
                   {n.refused > 0 ? `; ${describeRefusals(n.refused)}` : ""}
                 </div>
               </td>

@@ -105,10 +105,10 @@ describe("near-limit shares", () => {
   it("nearLimitNote says how limits shorter than the rollups' step were judged", () => {
     const at = (ms: number) => `@${ms}`;
     expect(nearLimitNote({ fromMs: 0, resolutionMs: 60_000, perSecondFromMs: 700_000 }, at)).toBe(
-      "Limits shorter than a minute are measured per second from @700000 (the live view holds the last 5 minutes); before that, only by refusals.",
+      "Limits shorter than a minute are measured per second from @700000 (per-second counts are kept for the last 5 minutes); before that, only by refusals.",
     );
     expect(nearLimitNote({ fromMs: 0, resolutionMs: 3_600_000, perSecondFromMs: null }, at)).toBe(
-      "Limits shorter than an hour are judged here only by refusals: the live view holds the last 5 minutes.",
+      "Limits shorter than an hour are judged here only by refusals: per-second counts are kept for the last 5 minutes only.",
     );
     expect(nearLimitNote({ fromMs: 5, resolutionMs: 60_000, perSecondFromMs: 5 }, at)).toBeNull();
   });
