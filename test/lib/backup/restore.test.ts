@@ -1,6 +1,7 @@
 import {
   closeSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
@@ -214,5 +215,41 @@ describe("restoreBackup", () => {
       restoreBackup(path.join(dir, "notes.txt"), path.join(dir, "a.db"), START_MS),
     ).toThrow(`${path.join(dir, "notes.txt")} is not a SQLite database`);
     expect(existsSync(path.join(dir, "a.db"))).toBe(false);
+  });
+
+  it("refuses to restore the database onto itself or from one of its own files, and leaves nothing beside it", () => {
+    const target = path.join(dir, "live.db");
+    writeBackup(t.databasePath, target);
+    const before = readFileSync(target);
+    expect(() => restoreBackup(target, target, START_MS)).toThrow(
+      `${target} is the database itself (DATABASE_PATH): name a backup to restore it from`,
+    );
+    writeFileSync(`${target}-wal`, "");
+    expect(() => restoreBackup(`${target}-wal`, target, START_MS)).toThrow(
+      `${target}-wal is the database's write-ahead log (its -wal file, which holds its latest writes) (DATABASE_PATH): name a backup to restore it from`,
+    );
+    rmSync(`${target}-wal`);
+    expect(readFileSync(target).equals(before)).toBe(true);
+    expect(readdirSync(dir)).toEqual(["live.db"]);
+  });
+
+  it("names a directory given as the backup, rather than calling it missing", () => {
+    mkdirSync(path.join(dir, "bad"));
+    expect(() => restoreBackup(path.join(dir, "bad"), path.join(dir, "a.db"), START_MS)).toThrow(
+      `${path.join(dir, "bad")} is a directory: name a backup file in it`,
+    );
+  });
+
+  it("keeps no empty -wal beside the database it replaces", () => {
+    const backup = path.join(dir, "backup.db");
+    writeBackup(t.databasePath, backup);
+    const target = path.join(dir, "live.db");
+    // A file SQLite cannot read, with an empty log beside it: nothing to fold in, nothing to keep.
+    writeFileSync(target, "not a database");
+    writeFileSync(`${target}-wal`, "");
+    const report = restoreBackup(backup, target, START_MS);
+    expect(readdirSync(dir).sort()).toEqual(
+      ["backup.db", "live.db", path.basename(report.keptAs as string)].sort(),
+    );
   });
 });
