@@ -49,6 +49,7 @@ export function failureText(error: unknown): string {
 /** describeLevel says how far a schema has come: "7 of 7 migrations (0006_dry_run_since_backfill)". */
 export function describeLevel(level: MigrationLevel): string {
   const of = `${level.applied} of ${level.known} migrations`;
+  if (level.foreign !== null) return `${of} recorded, not this version's: ${level.foreign}`;
   if (level.newer) return `${of} known here, and newer ones (written by a newer Ratekeeper)`;
   return level.latest === null ? `${of} (none applied)` : `${of} (${level.latest})`;
 }

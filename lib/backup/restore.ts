@@ -34,8 +34,8 @@ export interface RestoreReport {
 
 /**
  * checkBackup opens a backup read-only and throws an Error unless it is a sound Ratekeeper
- * database this version can open: it passes `PRAGMA integrity_check` and holds no migration
- * newer than this code's (an older one is fine: the server migrates it on start).
+ * database this version can open: it passes `PRAGMA integrity_check`, its migrations are this
+ * code's, in order, and none is newer (an older schema is fine: the server migrates it on start).
  */
 export function checkBackup(backup: string): { migrations: MigrationLevel } {
   const found = statSync(backup, { throwIfNoEntry: false });
@@ -50,6 +50,11 @@ export function checkBackup(backup: string): { migrations: MigrationLevel } {
       );
     }
     const migrations = migrationLevel(sqlite);
+    if (migrations.foreign !== null) {
+      throw new Error(
+        `${backup} is not a database of this Ratekeeper: its ${migrations.foreign}, so the server could not migrate it. It is not restored`,
+      );
+    }
     if (migrations.newer) {
       throw new Error(
         `${backup} was written by a newer Ratekeeper (its schema has migrations this version does not know): restore it with that version or a later one`,

@@ -252,4 +252,36 @@ describe("restoreBackup", () => {
       ["backup.db", "live.db", path.basename(report.keptAs as string)].sort(),
     );
   });
+
+  it("refuses a backup whose migrations are not this release's, naming the first that differs, and changes nothing", () => {
+    const journal = JSON.parse(
+      readFileSync(path.join(process.cwd(), "drizzle", "meta", "_journal.json"), "utf8"),
+    ) as { entries: { tag: string; when: number }[] };
+    const [first, second] = journal.entries;
+    // A SQLite file with tables of the right names and a migration of its own.
+    const lookalike = path.join(dir, "lookalike.db");
+    const sqlite = new Database(lookalike);
+    sqlite.exec(
+      "CREATE TABLE __drizzle_migrations (id INTEGER PRIMARY KEY, hash TEXT, created_at NUMERIC); CREATE TABLE plans (x); CREATE TABLE customers (x); CREATE TABLE audit_log (id INTEGER PRIMARY KEY);",
+    );
+    sqlite.prepare("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('abc', ?)").run(1);
+    sqlite.close();
+    const target = path.join(dir, "target.db");
+    writeFileSync(target, "the database that must survive");
+    expect(() => restoreBackup(lookalike, target, START_MS)).toThrow(
+      `${lookalike} is not a database of this Ratekeeper: its migration 1 is not this version's ${first?.tag} (another SQL hash), so the server could not migrate it. It is not restored`,
+    );
+    // A backup of ours with its second migration's record changed by hand.
+    const edited = path.join(dir, "edited.db");
+    writeBackup(t.databasePath, edited);
+    const hand = new Database(edited);
+    hand
+      .prepare("UPDATE __drizzle_migrations SET hash = 'edited' WHERE created_at = ?")
+      .run(second?.when);
+    hand.close();
+    expect(() => restoreBackup(edited, target, START_MS)).toThrow(
+      `its migration 2 is not this version's ${second?.tag} (another SQL hash)`,
+    );
+    expect(readFileSync(target, "utf8")).toBe("the database that must survive");
+  });
 });
