@@ -9,7 +9,7 @@ import type { RequestInput } from "@/lib/policy/policy-limiter";
 import type { PolicyStore } from "@/lib/policy/policy-store";
 import { PolicySync } from "@/lib/policy/policy-sync";
 import { type FailurePolicy, RedisDecisionStore } from "@/lib/policy/redis-decision-store";
-import { connectRedis, connectRedisCluster } from "@/lib/redis";
+import { connectRedis, connectRedisCluster, watchUnanswered } from "@/lib/redis";
 import type { UsageSettings } from "@/lib/usage/usage-service";
 
 /**
@@ -107,7 +107,7 @@ export function createDecisions(options: DecisionsOptions): Decisions {
   let denyCache: DenyCache | undefined;
   const metrics = createMetrics(
     () => limiter.size,
-    () => decisions.status().redis !== "down",
+    () => (decisions.status().redis ?? "up") === "up",
     () => denyCache?.size ?? 0,
   );
   if (!options.redis) return { decisions, metrics };
@@ -127,6 +127,9 @@ export function createDecisions(options: DecisionsOptions): Decisions {
     metrics,
     denyCache,
   });
+  // A usage push or claim, a snapshot check or a notice that Redis leaves unanswered tells the
+  // decisions as much as a decision would: the health says so at once, and the probe starts.
+  watchUnanswered(client, (error) => store.noteFailure(error));
   const sync = new PolicySync({
     publisher: client,
     subscriber,
