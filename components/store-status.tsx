@@ -11,20 +11,23 @@ async function fetchHealth(): Promise<Status> {
 
 /**
  * StoreStatus tells the operator where this instance keeps its buckets, and whether Redis
- * answered its last call: polled every five seconds.
+ * answers (or has not answered yet): polled every five seconds.
  */
 export function StoreStatus() {
   const health = useQuery({ queryKey: ["health"], queryFn: fetchHealth, refetchInterval: 5_000 });
   if (!health.data) return null;
   const { store, redis } = health.data;
   const down = store === "redis" && redis === "down";
+  const connecting = store === "redis" && redis === "connecting";
   return (
     <div className={`store-status${down ? " down" : ""}`} data-testid="store-status">
       {store === "memory"
         ? "Buckets in memory"
         : down
           ? "Redis unreachable: failure policy in force"
-          : "Buckets in Redis"}
+          : connecting
+            ? "Connecting to Redis"
+            : "Buckets in Redis"}
     </div>
   );
 }

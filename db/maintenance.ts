@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import { MIGRATIONS_FOLDER } from "./migrations-folder";
 
 // What backups and restores ask of a database file, as SQL: open one that must exist (never
@@ -20,6 +21,13 @@ export interface MigrationLevel {
    * a newer Ratekeeper, and this one must not open it.
    */
   newer: boolean;
+  /**
+   * foreign names the first migration the database records that is not this code's at its
+   * place (another hash or time: not a Ratekeeper schema, or one edited by hand), null when the
+   * recorded migrations are this code's, in order (followed only by newer ones, if any). The
+   * server cannot migrate a database with a foreign migration.
+   */
+  foreign: string | null;
 }
 
 /** DatabaseCounts are the rows an operator recognises a database by; null for a table it lacks. */
@@ -117,6 +125,7 @@ export function migrationLevel(
   folder = MIGRATIONS_FOLDER,
 ): MigrationLevel {
   const journal = readJournal(folder);
+  const foreign = foreignMigration(sqlite, journal, folder);
   const row = sqlite
     .prepare("SELECT count(*) AS applied, max(created_at) AS last FROM __drizzle_migrations")
     .get() as { applied: number; last: number | null };
@@ -125,7 +134,38 @@ export function migrationLevel(
   const newer = last !== null && last > newest;
   const latest =
     last === null ? null : (journal.find((entry) => entry.when === last)?.tag ?? "unknown");
-  return { applied: row.applied, latest, known: journal.length, newer };
+  return { applied: row.applied, latest, known: journal.length, newer, foreign };
+}
+
+/**
+ * foreignMigration compares the migrations a database records (in the order applied) with the
+ * committed ones, by time and by drizzle's hash of the SQL file: a description of the first that
+ * differs, or null when they are a prefix of the committed ones (newer ones after it aside).
+ */
+function foreignMigration(
+  sqlite: Database.Database,
+  journal: JournalEntry[],
+  folder: string,
+): string | null {
+  const files = readMigrationFiles({ migrationsFolder: folder });
+  const newest = journal.at(-1)?.when ?? 0;
+  const rows = sqlite
+    .prepare("SELECT hash, created_at AS createdAt FROM __drizzle_migrations ORDER BY id")
+    .all() as { hash: unknown; createdAt: unknown }[];
+  for (const [index, row] of rows.entries()) {
+    const createdAt = Number(row.createdAt);
+    // Written by a newer Ratekeeper: `newer` says so.
+    if (createdAt > newest) break;
+    const ours = files[index];
+    const entry = journal[index];
+    if (ours === undefined || entry === undefined) {
+      return `migration ${index + 1} (created ${createdAt}) is one this version does not have`;
+    }
+    if (createdAt !== ours.folderMillis || row.hash !== ours.hash) {
+      return `migration ${index + 1} is not this version's ${entry.tag} (another ${row.hash !== ours.hash ? "SQL hash" : "time"})`;
+    }
+  }
+  return null;
 }
 
 /** countRows counts the rows an operator recognises a database by (see DatabaseCounts). */

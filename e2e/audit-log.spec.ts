@@ -31,7 +31,7 @@ test("the audit log names actions, customers and zones, and filters and pages on
   await expect(reset).not.toContainText("customer.reset-buckets");
   await expect(reset).not.toContainText("→");
   await expect(reset.locator("time")).toHaveText(
-    /^\d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2} (UTC|GMT[+-]?\d*|[A-Z]{2,5})$/,
+    /^\d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2} UTC([+-]\d\d:\d\d)?$/,
   );
   await expect(rows.nth(0)).toContainText("Customer suspended");
 

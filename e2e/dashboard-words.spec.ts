@@ -20,9 +20,7 @@ test("the service tokens page and the audit log write the same time the same way
   await page.goto("/service-tokens");
   const created = page.getByRole("row").filter({ hasText: name }).locator("time").first();
   // Regression: "5/20/2026, 2:03:05 PM" here and "20 May 2026, 14:03:05 UTC" in the audit log.
-  await expect(created).toHaveText(
-    /^\d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2} (UTC|GMT[+-]?\d*|[A-Z]{2,5})$/,
-  );
+  await expect(created).toHaveText(/^\d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2} UTC([+-]\d\d:\d\d)?$/);
   const written = await created.textContent();
   await page.goto("/audit?action=service-token.create");
   const entry = page.getByRole("table", { name: "Audit log" }).locator("tbody tr").filter({

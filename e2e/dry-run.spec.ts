@@ -62,7 +62,10 @@ test("a dry-run limit added in the plan editor reports what it would refuse whil
   await expect(page.getByRole("region", { name: "In effect now" })).toContainText(
     "100 per minute, 3 per hour",
   );
-  await expect(report.getByText("enforced since")).toBeVisible();
+  await expect(report.getByText("enforced", { exact: true })).toBeVisible();
+  await expect(report.getByTestId("dry-run-state-since")).toContainText(
+    /since \d+ \w+ \d{4}, \d{2}:\d{2}:\d{2}/,
+  );
 
   // The customer had used up the limit in the dry run: the next read is refused.
   const refused = await request.get("/api/v1/items", { headers });
@@ -115,7 +118,10 @@ test("an override's dry-run limit is reported on the customer's page and promote
   await dialog.getByRole("button", { name: "Promote to enforced" }).click();
   await expect(dialog).toBeHidden();
   await expect(toasts(page)).toContainText("enforced from the next request");
-  await expect(report.getByText("enforced since")).toBeVisible();
+  await expect(report.getByText("enforced", { exact: true })).toBeVisible();
+  await expect(report.getByTestId("dry-run-state-since")).toContainText(
+    /since \d+ \w+ \d{4}, \d{2}:\d{2}:\d{2}/,
+  );
   const refused = await request.post("/api/v1/items", { headers, data: { name: "w4" } });
   expect(refused.status()).toBe(429);
 });
@@ -158,4 +164,56 @@ test("a dry-run limit added to a busy plan is judged only on the traffic since i
     { timeout: 20_000 },
   );
   await expect(page.getByTestId("plan-requests")).toHaveText("25");
+});
+
+// Regression: once an override replaced the plan's read limits for a customer, its page judged
+// the plan's dry-run limit on the customer's whole day of reads ("10.2% of reads (25 of 245)")
+// and said "removed since" with no time.
+test("a plan's dry-run limit an override replaced is judged on a customer's page from when it was added until the override, and says so with the time", async ({
+  page,
+  request,
+  admin,
+  signIn,
+}) => {
+  const plan = await admin.createPlan(
+    [{ operation: "read", count: 1_000, periodMs: MINUTE }],
+    unique("Share test"),
+  );
+  const customer = await admin.createCustomer(plan.id, unique("Share test customer"));
+  const headers = { authorization: `Bearer ${customer.apiKey}` };
+  for (let i = 1; i <= 20; i++) {
+    expect((await request.get("/api/v1/items", { headers })).status(), `read ${i} before`).toBe(
+      200,
+    );
+  }
+  await signIn();
+  await page.goto(`/plans/${plan.id}`);
+  await expect(page.getByTestId("plan-requests")).toHaveText("20", { timeout: 20_000 });
+  const edit = await admin.request.patch(`/api/admin/plans/${plan.id}`, {
+    data: {
+      limits: [
+        { operation: "read", count: 1_000, periodMs: MINUTE },
+        { operation: "read", count: 3, periodMs: 60 * MINUTE, dryRun: true },
+      ],
+    },
+  });
+  expect(edit.status(), await edit.text()).toBe(200);
+  for (let i = 1; i <= 5; i++) {
+    expect((await request.get("/api/v1/items", { headers })).status(), `read ${i} after`).toBe(200);
+  }
+  const set = await admin.request.put(`/api/admin/customers/${customer.id}/overrides/read`, {
+    data: { limits: [{ count: 500, periodMs: MINUTE }], expiresAt: Date.now() + 10 * MINUTE },
+  });
+  expect(set.status(), await set.text()).toBe(200);
+
+  await page.goto(`/customers/${customer.id}`);
+  const report = page.getByRole("article", { name: "Reads: 3 per hour (plan)" });
+  await expect(report.getByTestId("dry-run-verdict")).toHaveText(
+    /^It would have refused 40% of reads, 1 customer, from when it was added (less than a minute|1 min) ago until (less than a minute|1 min) ago \(2 of 5\)\.$/,
+    { timeout: 20_000 },
+  );
+  await expect(report.getByText("replaced by an override", { exact: true })).toBeVisible();
+  await expect(report.getByTestId("dry-run-state-since")).toContainText(
+    /since \d+ \w+ \d{4}, \d{2}:\d{2}:\d{2}/,
+  );
 });

@@ -26,7 +26,7 @@ for (const screen of SCREENS) {
     admin,
     baseURL,
   }) => {
-    // Seventeen pages, each checked by axe, plus two results: about a minute per screen on two
+    // Eighteen pages, each checked by axe, plus two results: about a minute per screen on two
     // busy cores, past the default budget of one test.
     test.setTimeout(180_000);
     // A dry-run limit and some traffic, so the usage views and the dry-run report have data.
@@ -82,6 +82,7 @@ for (const screen of SCREENS) {
         [`/customers/${customer.id}`, customer.name],
         [`/customers/${customer.id}?range=30d`, customer.name],
         ["/customers/abc", "Customer not found"],
+        ["/nonexistent", "Page not found"],
         ["/service-tokens", "Service tokens"],
         ["/simulator", "Simulator"],
         ["/audit", "Audit log"],

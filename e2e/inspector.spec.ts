@@ -104,6 +104,48 @@ test.describe("key inspector", () => {
     );
   });
 
+  // Regression: the replayed level at the window's start was dropped by the first peek after it,
+  // so a bucket's chart was blank before its first recent decision, and a bucket with no traffic
+  // was blank until the page opened, while "Lowest in the last 1m" spoke for the whole minute.
+  test("each bucket's chart is drawn from the window's start, busy or idle", async ({
+    page,
+    admin,
+    signIn,
+    request,
+  }) => {
+    const plan = await admin.createPlan(
+      [
+        { operation: "read", count: 5, periodMs: 1_000 },
+        { operation: "write", count: 3, periodMs: 60_000 },
+      ],
+      unique("Drawn"),
+    );
+    const customer = await admin.createCustomer(plan.id, unique("Drawn"));
+    const headers = { Authorization: `Bearer ${customer.apiKey}` };
+    await Promise.all(Array.from({ length: 25 }, () => request.get("/api/v1/items", { headers })));
+
+    await signIn();
+    await page.goto(`/customers/${customer.id}`);
+    await expect(page.getByRole("region", { name: "Reads", exact: true })).toContainText(
+      "replayed from the recorded decisions",
+    );
+    const charts = [
+      page.getByRole("figure", { name: "Remaining tokens of read bucket 1 over time" }),
+      page.getByRole("figure", { name: "Remaining tokens of write bucket 1 over time" }),
+    ];
+    // Some peeks after the replay came in: the first of them used to drop its start.
+    const samples = async () => Number(await charts[1]?.getAttribute("data-samples"));
+    const replayed = await samples();
+    await expect.poll(samples, { timeout: 15_000 }).toBeGreaterThanOrEqual(replayed + 3);
+    for (const chart of charts) await expect(chart).toHaveAttribute("data-undrawn-ms", "0");
+    await expect(page.getByTestId("lowest-read-0")).toContainText("Lowest in the last 1m: 0 of 5");
+    await expect(page.getByTestId("lowest-write-0")).toContainText("Lowest in the last 1m: 3 of 3");
+
+    // The longest window is as long as the replay: drawn from its start too.
+    await page.getByLabel("Window").selectOption("300000");
+    for (const chart of charts) await expect(chart).toHaveAttribute("data-undrawn-ms", "0");
+  });
+
   test("polling the inspector costs the API nothing", async ({ page, admin, signIn, request }) => {
     // Hour-long periods: a peek that took a token would show for the rest of the test.
     const plan = await admin.createPlan([

@@ -83,6 +83,76 @@ test.describe("simulator", () => {
   });
 });
 
+test.describe("simulator and what the server would answer", () => {
+  // Regression: a cost of 1,000,000 against 10 per second showed only "Denied 200", where the
+  // server refuses every such request with 413 however long the customer waits.
+  test("a cost above a limit's count says it can never pass: the server answers 413", async ({
+    page,
+    signIn,
+  }) => {
+    await signIn();
+    await page.goto("/simulator");
+    await page.getByLabel("Count for limit 1").fill("10");
+    await page.getByLabel("Period for limit 1").fill("1");
+    await page.getByLabel("Unit for limit 1").selectOption("s");
+    await page.getByRole("button", { name: "+ Add limit" }).click();
+    await page.getByLabel("Count for limit 2").fill("1000000");
+    await page.getByLabel("Period for limit 2").fill("1");
+    await page.getByLabel("Unit for limit 2").selectOption("d");
+    await page.getByLabel("Pattern").selectOption("steady");
+    await page.getByLabel("Requests per second").fill("20");
+    await page.getByLabel("For (seconds)").fill("10");
+    await page.getByLabel("Cost per request").fill("1000000");
+    await page.getByRole("button", { name: "Simulate" }).click();
+
+    await expect(page.getByTestId("sim-denied")).toHaveText("200");
+    await expect(page.getByTestId("sim-never-passes")).toHaveText(
+      "A cost of 1,000,000 can never pass the 10 per second limit: the server answers 413 to every such request, however long it waits.",
+    );
+
+    // A cost every limit can hold says nothing of the kind.
+    await page.getByLabel("Cost per request").fill("10");
+    await page.getByRole("button", { name: "Simulate" }).click();
+    await expect(page.getByTestId("sim-allowed")).not.toHaveText("0");
+    await expect(page.getByTestId("sim-never-passes")).toHaveCount(0);
+  });
+
+  // Regression: after a valid run, an invalid cost showed its error with the old result below
+  // it, as if it were the answer to the new input.
+  test("an invalid input after a run marks the previous result out of date", async ({
+    page,
+    signIn,
+  }) => {
+    await signIn();
+    await page.goto("/simulator");
+    await page.getByLabel("Count for limit 1").fill("10");
+    await page.getByLabel("Pattern").selectOption("steady");
+    await page.getByLabel("Requests per second").fill("20");
+    await page.getByLabel("For (seconds)").fill("5");
+    await page.getByRole("button", { name: "Simulate" }).click();
+    await expect(page.getByTestId("sim-allowed")).toHaveText("59");
+    const stale = page.getByTestId("sim-stale");
+    await expect(stale).toHaveCount(0);
+
+    await page.getByLabel("Cost per request").fill("0");
+    await page.getByRole("button", { name: "Simulate" }).click();
+    await expect(page.getByText("Fix the fields marked above.")).toBeVisible();
+    await expect(stale).toHaveText(
+      "Out of date: this result is for the inputs of the last run, not the fields above.",
+    );
+    await expect(page.getByRole("region", { name: "Result" })).toHaveAttribute(
+      "aria-describedby",
+      /sim-stale/,
+    );
+
+    // A valid run again: the new result, up to date.
+    await page.getByLabel("Cost per request").fill("2");
+    await page.getByRole("button", { name: "Simulate" }).click();
+    await expect(stale).toHaveCount(0);
+    await expect(page.getByText("cost 2 per request")).toBeVisible();
+  });
+});
+
 test.describe("simulator and dry-run limits", () => {
   test("a plan's dry-run limit never denies in the simulator and says what it would have refused", async ({
     page,

@@ -42,6 +42,10 @@ const backupInterval = z.string().transform((value, ctx) => {
   try {
     ms = parsePeriod(value.trim() as `${number}m`);
   } catch {
+    // "0m" has the form; it is the length that is wrong.
+    ms = /^0+(ms|s|m|h|d)$/.test(value.trim()) ? 0 : Number.NaN;
+  }
+  if (Number.isNaN(ms)) {
     ctx.addIssue({
       code: "custom",
       message: `BACKUP_INTERVAL must be a whole number and a unit (s, m, h or d), such as 30m, 6h or 1d; got "${value}"`,
@@ -213,7 +217,10 @@ const envSchema = z
           ctx.addIssue({
             code: "custom",
             path: [name],
-            message: `${name} is set without a backup directory: set BACKUP_DIR to turn scheduled backups on, or unset it`,
+            message:
+              env.RATEKEEPER_ROLE === "edge"
+                ? `${name} is for the full app's scheduled backups: an edge has no database to back up, so unset it`
+                : `${name} is set without a backup directory: set BACKUP_DIR to turn scheduled backups on, or unset it`,
           });
         }
       }

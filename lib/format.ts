@@ -73,35 +73,3 @@ export function splitPeriod(periodMs: number): {
   }
   return { amount: periodMs, unit: "ms" };
 }
-
-/**
- * formatDateTime writes a time (ms since the epoch) to the second with its zone, so a reader
- * elsewhere knows which hour it was: "22 Nov 2026, 14:03:05 UTC" (in `timeZone`, else the
- * local zone).
- */
-export function formatDateTime(ms: number, timeZone?: string): string {
-  return new Intl.DateTimeFormat("en-GB", {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hour12: false,
-    timeZoneName: "short",
-    timeZone,
-  }).format(ms);
-}
-
-/**
- * formatDate writes the day of a time (ms since the epoch) as formatDateTime writes it, without
- * the time of day: "22 Nov 2026" (in `timeZone`, else the local zone).
- */
-export function formatDate(ms: number, timeZone?: string): string {
-  return new Intl.DateTimeFormat("en-GB", {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    timeZone,
-  }).format(ms);
-}

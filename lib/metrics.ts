@@ -72,7 +72,10 @@ export interface Metrics {
   serviceTokenRefused(reason: ServiceTokenRefusal): void;
   /** gatewayUpstreamError counts one failure of the gateway's upstream, by kind. */
   gatewayUpstreamError(kind: UpstreamErrorKind): void;
+  /** storeErrors counts the decisions whose call to the shared store failed (probes not included). */
   storeErrors: Counter<"store">;
+  /** storeProbeFailures counts the health probes (PINGs while the store fails) that failed. */
+  storeProbeFailures: Counter<"store">;
   /** denyCacheHits counts refusals answered from an instance's memory instead of Redis. */
   denyCacheHits: Counter;
   /**
@@ -84,9 +87,9 @@ export interface Metrics {
 
 /**
  * createMetrics builds a private registry; `bucketCount`, `storeUp` and `refusalsRemembered`
- * are read at each scrape (`storeUp` is 1 while the shared store answers, or always with
- * buckets in memory; `refusalsRemembered` is the deny cache's size, 0 without one). `timer`
- * times decisions (the monotonic clock by default).
+ * are read at each scrape (`storeUp` is 1 while the shared store answers, 0 before it first
+ * answered and while it fails, always 1 with buckets in memory; `refusalsRemembered` is the deny
+ * cache's size, 0 without one). `timer` times decisions (the monotonic clock by default).
  */
 export function createMetrics(
   bucketCount: () => number,
@@ -122,7 +125,7 @@ export function createMetrics(
   });
   new Gauge({
     name: "ratekeeper_store_up",
-    help: "1 while the bucket store answers (the last call to Redis succeeded), else 0.",
+    help: "1 while the bucket store answers (Redis answered, and no call to it failed since), else 0 (also before Redis first answered).",
     registers: [registry],
     collect() {
       this.set(storeUp() ? 1 : 0);
@@ -130,7 +133,13 @@ export function createMetrics(
   });
   const storeErrors = new Counter({
     name: "ratekeeper_store_errors_total",
-    help: "Failed calls to the shared bucket store.",
+    help: "Decisions whose call to the shared bucket store failed (the health probes count apart).",
+    labelNames: ["store"] as const,
+    registers: [registry],
+  });
+  const storeProbeFailures = new Counter({
+    name: "ratekeeper_store_probe_failures_total",
+    help: "Health probes (a PING every 250 ms while the shared bucket store fails) that failed.",
     labelNames: ["store"] as const,
     registers: [registry],
   });
@@ -217,6 +226,7 @@ export function createMetrics(
   return {
     registry,
     storeErrors,
+    storeProbeFailures,
     denyCacheHits,
     unansweredDecisions,
     decision(plan, operation, allowed) {

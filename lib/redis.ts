@@ -1,4 +1,4 @@
-import { Cluster, type ClusterNode, Redis, type RedisOptions } from "ioredis";
+import { Cluster, type ClusterNode, Redis, type RedisOptions, ReplyError } from "ioredis";
 import { isDecisionCommand } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 
@@ -49,6 +49,26 @@ function timeCommands(client: Redis | Cluster, timeoutMs: number): void {
       clearTimeout(timer);
     };
     command.promise.then(done, done);
+    return result;
+  };
+}
+
+/**
+ * watchUnanswered calls `listener` for each command of `client` that Redis did not answer (it
+ * timed out, or the connection was not open), so a background call noticing a hung or lost Redis
+ * tells the decisions. Error replies are answers and are left out, and so are the decision
+ * script (the decisions count their own failures) and PING (the decisions' own probe).
+ */
+export function watchUnanswered(client: Redis | Cluster, listener: (error: unknown) => void): void {
+  const send = client.sendCommand.bind(client) as Redis["sendCommand"];
+  client.sendCommand = (...args: Parameters<Redis["sendCommand"]>) => {
+    const [command] = args;
+    const result = send(...args);
+    if (!isDecisionCommand(command) && command.name !== "ping") {
+      command.promise.catch((error: unknown) => {
+        if (!(error instanceof ReplyError)) listener(error);
+      });
+    }
     return result;
   };
 }

@@ -46,13 +46,28 @@ export const LIMIT_SOURCES = ["plan", "override"] as const;
 export type LimitSource = (typeof LIMIT_SOURCES)[number];
 
 /**
- * USAGE_OUTCOMES are what the usage rollups count a decision as: admitted, refused for its
- * limits (429 and 413), or refused because the shared store was unreachable (503).
+ * USAGE_OUTCOMES are what the usage rollups count a decision as: admitted, refused by its limits
+ * (429), refused because the shared store was unreachable (503), or refused for its cost (413,
+ * "too_large": more tokens than a limit's full bucket holds, so it could never pass; the
+ * caller's mistake, not pressure on a limit, and its cost is not counted as tokens requested).
  */
-export const USAGE_OUTCOMES = ["allowed", "denied", "unavailable"] as const;
+export const USAGE_OUTCOMES = ["allowed", "denied", "unavailable", "too_large"] as const;
 
 /** UsageOutcome is one of USAGE_OUTCOMES. */
 export type UsageOutcome = (typeof USAGE_OUTCOMES)[number];
+
+/** OutcomeCounts count decisions by outcome, as the usage rollups do (see USAGE_OUTCOMES). */
+export interface OutcomeCounts {
+  allowed: number;
+  denied: number;
+  unavailable: number;
+  tooLarge: number;
+}
+
+/** decisionsOf is how many decisions `counts` hold: those of every outcome. */
+export function decisionsOf(counts: OutcomeCounts): number {
+  return counts.allowed + counts.denied + counts.unavailable + counts.tooLarge;
+}
 
 /** USAGE_GRANULARITIES are the steps a usage series can be read in (days are UTC days). */
 export const USAGE_GRANULARITIES = ["minute", "hour", "day"] as const;

@@ -1,5 +1,6 @@
 // The arguments of `npm run db:backup -- FILE [--force]` and `npm run db:restore -- FILE`: pure
 // decisions here (tested); scripts/db-backup.ts and scripts/db-restore.ts act on them.
+import path from "node:path";
 
 /** BACKUP_USAGE is db:backup's usage, printed with --help and after a bad argument. */
 export const BACKUP_USAGE = `Usage: npm run db:backup -- FILE [--force]
@@ -42,4 +43,14 @@ export function parseDbArgs(args: readonly string[], flags: readonly "--force"[]
     return { action: "refuse", message: `One FILE only, got ${files.length}: ${files.join(", ")}` };
   }
   return { action: "run", file: files[0] as string, force };
+}
+
+/**
+ * resolveFileArg makes a FILE named on the command line absolute, relative to the directory the
+ * user ran npm in: npm runs a script in the project's folder, and says where it was run in
+ * INIT_CWD (`initCwd`); without it (the script run directly), relative to `cwd`.
+ */
+export function resolveFileArg(file: string, initCwd: string | undefined, cwd: string): string {
+  const base = initCwd === undefined || initCwd.trim() === "" ? cwd : initCwd;
+  return path.resolve(base, file);
 }

@@ -2,10 +2,15 @@
 // runs and writes (lib/backup/backup-file.ts), checked with PRAGMA integrity_check. See
 // docs/backups.md. Exit 0 when written, 1 when it failed, 2 for bad arguments.
 import { writeBackup } from "../lib/backup/backup-file";
-import { describeCounts, describeLevel, formatBytes } from "../lib/backup/backup-report";
+import {
+  describeCounts,
+  describeLevel,
+  formatBytes,
+  formatDuration,
+} from "../lib/backup/backup-report";
 import { durationClock } from "../lib/clock";
 import { getEnv } from "../lib/env";
-import { BACKUP_USAGE, parseDbArgs } from "./db-args";
+import { BACKUP_USAGE, parseDbArgs, resolveFileArg } from "./db-args";
 
 const command = parseDbArgs(process.argv.slice(2), ["--force"]);
 if (command.action === "help") {
@@ -25,9 +30,10 @@ try {
 }
 const started = durationClock.now();
 try {
-  const report = writeBackup(database, command.file, { overwrite: command.force });
-  const seconds = ((durationClock.now() - started) / 1000).toFixed(1);
-  console.log(`Backed up ${database} to ${report.path} in ${seconds} s.`);
+  const file = resolveFileArg(command.file, process.env.INIT_CWD, process.cwd());
+  const report = writeBackup(database, file, { overwrite: command.force });
+  const took = formatDuration(durationClock.now() - started);
+  console.log(`Backed up ${database} to ${report.path} in ${took}.`);
   console.log(`  size:      ${formatBytes(report.bytes)} (${report.bytes} bytes)`);
   console.log(`  schema:    ${describeLevel(report.migrations)}`);
   console.log(`  holds:     ${describeCounts(report.counts)}`);

@@ -5,7 +5,7 @@ import { describeCounts, describeLevel, formatBytes } from "../lib/backup/backup
 import { restoreBackup } from "../lib/backup/restore";
 import { appClock } from "../lib/clock";
 import { getEnv } from "../lib/env";
-import { parseDbArgs, RESTORE_USAGE } from "./db-args";
+import { parseDbArgs, RESTORE_USAGE, resolveFileArg } from "./db-args";
 
 const command = parseDbArgs(process.argv.slice(2), []);
 if (command.action === "help") {
@@ -24,8 +24,9 @@ try {
   process.exit(2);
 }
 try {
-  const report = restoreBackup(command.file, database, appClock.now());
-  console.log(`Restored ${report.database} from ${command.file}.`);
+  const backup = resolveFileArg(command.file, process.env.INIT_CWD, process.cwd());
+  const report = restoreBackup(backup, database, appClock.now());
+  console.log(`Restored ${report.database} from ${backup}.`);
   console.log(`  size:      ${formatBytes(report.bytes)} (${report.bytes} bytes)`);
   console.log(`  schema:    ${describeLevel(report.migrations)}`);
   console.log(`  holds:     ${describeCounts(report.counts)}`);

@@ -1,8 +1,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
-import { Sidebar } from "@/components/sidebar";
-import { LeaveGuardProvider } from "@/components/ui/leave-guard";
+import { DashboardShell } from "@/components/dashboard-shell";
 import { REQUEST_TARGET_HEADER } from "@/lib/http/request-target";
 import { currentOperator } from "@/lib/next/session";
 import { LOGIN_PATH, loginPathFor } from "@/lib/next-path";
@@ -18,17 +17,5 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (!(await currentOperator())) {
     redirect(loginPathFor((await headers()).get(REQUEST_TARGET_HEADER) ?? LOGIN_PATH));
   }
-  return (
-    <LeaveGuardProvider>
-      <div className="shell">
-        <a href="#main" className="skip-link">
-          Skip to content
-        </a>
-        <Sidebar />
-        <main id="main" className="content" tabIndex={-1}>
-          {children}
-        </main>
-      </div>
-    </LeaveGuardProvider>
-  );
+  return <DashboardShell>{children}</DashboardShell>;
 }

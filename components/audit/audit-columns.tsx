@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { type DataColumn, dataColumns } from "@/components/ui/data-table";
 import type { AuditEntry } from "@/lib/client/types";
-import { formatDateTime } from "@/lib/format";
+import { formatDateTime } from "@/lib/time-format";
 import { actionLabel, describeChange, entityOf } from "./audit-format";
 
 function ChangeCell({ entry }: { entry: AuditEntry }) {

@@ -1,4 +1,5 @@
-import { describePolicyLimits, formatDateTime } from "@/lib/format";
+import { describePolicyLimits } from "@/lib/format";
+import { formatDateTime } from "@/lib/time-format";
 
 /** FieldChange is one field of an audited entity, written for people, before and after. */
 export interface FieldChange {

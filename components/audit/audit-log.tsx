@@ -1,12 +1,12 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useId } from "react";
 import { CustomerPicker } from "@/components/customers/customer-picker";
 import { CursorPager } from "@/components/ui/cursor-pager";
 import { DataTable } from "@/components/ui/data-table";
 import { FilterSelect, ListToolbar, SearchField } from "@/components/ui/list-toolbar";
 import { Empty, ErrorNote, Loading, PageHeader } from "@/components/ui/states";
+import { TimeField } from "@/components/ui/time-field";
 import { useUrlQuery } from "@/components/ui/use-url-query";
 import { api } from "@/lib/client/api";
 import type { AuditResponse } from "@/lib/client/types";
@@ -17,41 +17,9 @@ import { ACTION_LABELS } from "./audit-format";
 
 const ACTION_OPTIONS = AUDIT_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] }));
 
-/** toLocalInput writes a time (ms) as a datetime-local value in the browser's zone. */
-function toLocalInput(ms: number | undefined): string {
-  if (ms === undefined) return "";
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-/** fromLocalInput reads a datetime-local value (the browser's zone) as an ISO time, or undefined. */
-function fromLocalInput(value: string): string | undefined {
-  const ms = value ? new Date(value).getTime() : Number.NaN;
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
-}
-
-function TimeField({
-  label,
-  value,
-  onChange,
-}: {
-  label: string;
-  value: number | undefined;
-  onChange: (iso: string | undefined) => void;
-}) {
-  const id = useId();
-  return (
-    <div className="toolbar-field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type="datetime-local"
-        value={toLocalInput(value)}
-        onChange={(e) => onChange(fromLocalInput(e.target.value))}
-      />
-    </div>
-  );
+/** isoOf writes a time (ms) as the audit query takes it, ISO 8601 in UTC; undefined stays so. */
+function isoOf(ms: number | undefined): string | undefined {
+  return ms === undefined ? undefined : new Date(ms).toISOString();
 }
 
 /**
@@ -100,8 +68,13 @@ export function AuditLog() {
           placeholder="admin"
           onSearch={(actor) => refine({ actor })}
         />
-        <TimeField label="From" value={query.from} onChange={(from) => refine({ from })} />
-        <TimeField label="Until" value={query.to} onChange={(to) => refine({ to })} />
+        <TimeField
+          label="From"
+          value={query.from}
+          onChange={(from) => refine({ from: isoOf(from) })}
+        />
+        {/* The end is exclusive: "Before" says so, where "Until" left it to guess. */}
+        <TimeField label="Before" value={query.to} onChange={(to) => refine({ to: isoOf(to) })} />
         {filtered ? (
           <button
             type="button"

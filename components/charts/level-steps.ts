@@ -70,3 +70,14 @@ export function lowestOf(
   });
   return lowest;
 }
+
+/**
+ * undrawnMs is how much of the window [fromMs, toMs] (ms) lies before the first of `points`:
+ * the part a chart of them leaves blank at its left, 0 when they are drawn from its start and
+ * the whole window when there are none.
+ */
+export function undrawnMs(points: readonly LevelPoint[], fromMs: number, toMs: number): number {
+  const first = points[0];
+  const span = Math.max(0, toMs - fromMs);
+  return first === undefined ? span : Math.min(span, Math.max(0, first.t - fromMs));
+}

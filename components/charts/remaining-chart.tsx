@@ -1,17 +1,19 @@
 "use client";
 
 import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
+import { formatClock } from "@/lib/time-format";
 import { useChartColors } from "./chart-colors";
 import { capacityTicks } from "./count-axis";
-import type { LevelPoint } from "./level-steps";
+import { type LevelPoint, undrawnMs } from "./level-steps";
 import { formatCount } from "./number-format";
-import { formatAgo, formatClock, liveTicks, timeDomain } from "./time-axis";
+import { formatAgo, liveTicks, timeDomain } from "./time-axis";
 
 /**
  * RemainingChart draws a bucket's remaining tokens as steps over the live window ending at `now`
  * (ms), from 0 to its capacity: `points` from `levelSteps`, each holding until the next.
  * `samples` is how many samples (peeks and replayed moments) they were drawn from. The maths
- * (steps, window, ticks, labels) lives in the .ts files beside it.
+ * (steps, window, ticks, labels) lives in the .ts files beside it. `data-undrawn-ms` says how much
+ * of the window's start is left blank (0 once the chart is drawn from the window's start).
  */
 export function RemainingChart({
   points,
@@ -31,7 +33,12 @@ export function RemainingChart({
   const colors = useChartColors();
   const domain = timeDomain(now, windowMs);
   return (
-    <figure aria-label={label} data-samples={samples} style={{ margin: 0 }}>
+    <figure
+      aria-label={label}
+      data-samples={samples}
+      data-undrawn-ms={Math.round(undrawnMs(points, now - windowMs, now))}
+      style={{ margin: 0 }}
+    >
       <AreaChart
         responsive
         style={{ width: "100%", height: 130 }}

@@ -75,10 +75,3 @@ export function formatAgo(t: number, now: number): string {
   if (Math.abs(ago) < 500) return "now";
   return `${ago > 0 ? "-" : "+"}${formatSpan(ago)}`;
 }
-
-/** formatClock writes a time of day as HH:MM:SS in the browser's time zone. */
-export function formatClock(t: number): string {
-  const d = new Date(t);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}

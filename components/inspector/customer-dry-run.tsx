@@ -61,7 +61,11 @@ export function CustomerDryRun({ customerId, planId }: { customerId: number; pla
         <span className="muted">this customer's traffic, the last 24 h</span>
       </div>
       <ErrorNote error={report.error} />
-      <DryRunLimits limits={limits} now={report.data?.toMs ?? 0} withSource />
+      <DryRunLimits
+        limits={limits}
+        range={{ fromMs: report.data?.fromMs ?? 0, toMs: report.data?.toMs ?? 0 }}
+        withSource
+      />
       <div className="row">
         {OPERATIONS.map((operation) =>
           promotable(operation).length > 0 ? (

@@ -7,6 +7,7 @@ import {
 } from "@/components/ui/limit-draft";
 import type { OverrideView } from "@/lib/client/types";
 import { type OverrideInput, overrideSchema } from "@/lib/schemas/customer.schema";
+import { formatTimeInput, parseTimeInput, TIME_INPUT_ERROR } from "@/lib/time-format";
 import type { PolicyLimit } from "@/lib/vocabulary";
 
 /** EXPIRY_UNITS are the units an "expires in" amount is typed in. */
@@ -28,7 +29,7 @@ export interface ExpiryDraft {
   mode: "keep" | "never" | "after" | "at";
   amount: string;
   unit: ExpiryUnit;
-  /** at is a datetime-local value, "YYYY-MM-DDTHH:MM[:SS]", in the browser's time zone. */
+  /** at is a time as typed, "YYYY-MM-DD HH:MM[:SS]" on a 24-hour clock in the browser's zone. */
   at: string;
   /** kept is the stored override's expiry (ms since the epoch), what "keep" saves; null for none. */
   kept: number | null;
@@ -38,13 +39,6 @@ export interface ExpiryDraft {
 export interface OverrideDraft {
   limits: LimitDraft[];
   expiry: ExpiryDraft;
-}
-
-/** toDatetimeLocal writes a time (ms) as a datetime-local value with seconds, in local time. */
-export function toDatetimeLocal(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
 /**
@@ -68,7 +62,7 @@ export function draftOfOverride(
       mode: expiresAt === null ? "never" : "keep",
       amount: "10",
       unit: "m",
-      at: expiresAt === null ? "" : toDatetimeLocal(expiresAt),
+      at: expiresAt === null ? "" : formatTimeInput(expiresAt),
       kept: expiresAt,
     },
   };
@@ -93,9 +87,9 @@ function expiresAtOf(expiry: ExpiryDraft, now: number): number | null | string {
     const ms = EXPIRY_UNITS.find((u) => u.unit === expiry.unit)?.ms ?? 1_000;
     return Math.round(now + amount * ms);
   }
-  if (expiry.at === "") return "Choose a date and time";
-  const at = new Date(expiry.at).getTime();
-  if (Number.isNaN(at)) return "Choose a date and time";
+  if (expiry.at.trim() === "") return "Choose a date and time";
+  const at = parseTimeInput(expiry.at);
+  if (at === undefined) return TIME_INPUT_ERROR;
   if (at <= now) return "Expiry must be in the future";
   return at;
 }

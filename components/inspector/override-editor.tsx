@@ -11,8 +11,9 @@ import { ErrorNote } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { ApiError, api } from "@/lib/client/api";
 import type { CustomerResponse, OverrideView } from "@/lib/client/types";
-import { describePolicyLimits, formatDateTime } from "@/lib/format";
+import { describePolicyLimits } from "@/lib/format";
 import type { OverrideInput } from "@/lib/schemas/customer.schema";
+import { formatDateTime, formatZone, TIME_INPUT_FORMAT } from "@/lib/time-format";
 import type { LimitShape, Operation } from "@/lib/vocabulary";
 import styles from "./inspector.module.css";
 import { OPERATION_TITLES } from "./operation-panel";
@@ -219,12 +220,18 @@ export function OverrideEditor({
             </>
           ) : null}
           {draft.expiry.mode === "at" ? (
-            <Field label="Expires at" error={errors.expiresAt}>
+            <Field
+              label="Expires at"
+              error={errors.expiresAt}
+              hint={`As ${TIME_INPUT_FORMAT}, 24-hour, ${formatZone(now > 0 ? now : Date.now())}.`}
+            >
               {(props) => (
                 <input
                   {...props}
-                  type="datetime-local"
-                  step={1}
+                  type="text"
+                  placeholder={TIME_INPUT_FORMAT}
+                  autoComplete="off"
+                  spellCheck={false}
                   value={draft.expiry.at}
                   onChange={(e) => setExpiry({ at: e.target.value })}
                 />

@@ -4,10 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import { DecisionsChart } from "@/components/charts/decisions-chart";
 import { formatCount } from "@/components/charts/number-format";
 import { countTotals, toBars } from "@/components/charts/rebin";
-import { formatAgo, formatClock, formatSpan, liveTicks } from "@/components/charts/time-axis";
+import { formatAgo, formatSpan, liveTicks } from "@/components/charts/time-axis";
 import { ErrorNote } from "@/components/ui/states";
 import { api } from "@/lib/client/api";
 import type { TrafficResponse } from "@/lib/client/types";
+import { formatClock } from "@/lib/time-format";
 import styles from "./inspector.module.css";
 
 /** trafficQueryKey is the key of a customer's traffic over a window (seconds). */

@@ -2,8 +2,8 @@
 
 import { Area, AreaChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
 import { useChartColors } from "@/components/charts/chart-colors";
-import { formatClock } from "@/components/charts/time-axis";
 import type { TrafficPoint } from "@/lib/client/types";
+import { formatClock } from "@/lib/time-format";
 import { formatAgo, formatCount, xTicks, yAxis } from "./traffic-chart-data";
 
 /**

@@ -3,6 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { useLeaveNow } from "@/components/ui/leave-guard";
 import { PageHeader } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { api } from "@/lib/client/api";
@@ -14,6 +15,7 @@ import { PlanForm } from "./plan-form";
 export function NewPlan() {
   const [initial] = useState(emptyDraft);
   const router = useRouter();
+  const leaveNow = useLeaveNow();
   const queryClient = useQueryClient();
   const toast = useToast();
   return (
@@ -31,7 +33,7 @@ export function NewPlan() {
           const { plan } = await api<PlanResponse>("/plans", { method: "POST", body });
           await queryClient.invalidateQueries({ queryKey: ["plans"] });
           toast(`Plan “${plan.name}” created.`);
-          router.push("/plans");
+          leaveNow(() => router.push("/plans"));
           return undefined;
         }}
       />

@@ -77,7 +77,10 @@ export function PlanDryRun({
         <span className="muted">the last 24 h; every request was answered as before</span>
       </div>
       <ErrorNote error={report.error} />
-      <DryRunLimits limits={limits} now={report.data?.toMs ?? 0} />
+      <DryRunLimits
+        limits={limits}
+        range={{ fromMs: report.data?.fromMs ?? 0, toMs: report.data?.toMs ?? 0 }}
+      />
       {dryRun.length > 0 ? (
         <div className="row">
           <button type="button" className="btn primary" onClick={() => setConfirming(true)}>

@@ -16,6 +16,7 @@ import {
 import { RANGE_REFRESH_MS } from "@/components/usage/use-range-now";
 import { api } from "@/lib/client/api";
 import type { PlansUsageResponse } from "@/lib/client/types";
+import { decisionsOf } from "@/lib/vocabulary";
 
 /**
  * PlanUsage is a plan's traffic over a range: how many customers it has, how many sent
@@ -40,7 +41,7 @@ export function PlanUsage({
   });
   const plan = aggregate.data?.plans.find((p) => p.planId === planId);
   const label = RANGE_SPECS[range].label;
-  const all = plan ? plan.allowed + plan.denied + plan.unavailable : 0;
+  const all = plan ? decisionsOf(plan) : 0;
   return (
     <>
       <div className="page-header">

@@ -1,4 +1,5 @@
-import { countOf, formatDate } from "@/lib/format";
+import { countOf } from "@/lib/format";
+import { formatDate } from "@/lib/time-format";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -2,7 +2,7 @@
 
 import { formatCount } from "@/components/charts/number-format";
 import type { ListedServiceToken } from "@/lib/client/service-token-types";
-import { formatDateTime } from "@/lib/format";
+import { formatDateTime } from "@/lib/time-format";
 import { describeLastUse } from "./last-use";
 import styles from "./service-tokens.module.css";
 

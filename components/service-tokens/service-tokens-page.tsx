@@ -82,33 +82,31 @@ export function ServiceTokensPage() {
       ) : list.length === 0 ? (
         <Empty>No service tokens yet. Create one for each service that asks for decisions.</Empty>
       ) : (
-        <div className="card flush">
-          <div className="table-wrap">
-            <table className="data-table reflow reflow-wide">
-              <caption className="sr-only">Service tokens</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Token</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col" className="num">
-                    Refused, last hour
-                  </th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((token) => (
-                  <ServiceTokenRow key={token.id} token={token} now={now} onRevoke={setRevoking} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+        <div className="table-wrap">
+          <table className="data-table reflow reflow-wide">
+            <caption className="sr-only">Service tokens</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Token</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col" className="num">
+                  Refused, last hour
+                </th>
+                <th scope="col">State</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((token) => (
+                <ServiceTokenRow key={token.id} token={token} now={now} onRevoke={setRevoking} />
+              ))}
+            </tbody>
+          </table>
         </div>
       )}
       {tokens.data ? <UnknownTokenRefusals count={tokens.data.unknownRefusedLastHour} /> : null}

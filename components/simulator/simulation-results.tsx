@@ -7,6 +7,7 @@ import { formatSpan, offsetTicks } from "@/components/charts/time-axis";
 import { describeLimit, describePolicyLimits } from "@/lib/format";
 import type { SimulatedDryRun, SimulationResult } from "@/lib/simulator/simulate";
 import type { SimulationInput } from "@/lib/simulator/simulation.schema";
+import type { LimitShape } from "@/lib/vocabulary";
 import { describePattern } from "./pattern-draft";
 import styles from "./simulator.module.css";
 
@@ -50,24 +51,56 @@ function DryRunResults({ dryRun, allowed }: { dryRun: SimulatedDryRun; allowed: 
 }
 
 /**
+ * neverPassesNote says which limits a cost can never pass, and what the server answers then:
+ * "A cost of 1,000,000 can never pass the 10 per second limit: ...". Undefined when every
+ * enforced limit can hold the cost.
+ */
+function neverPassesNote(cost: number, tooLarge: readonly LimitShape[]): string | undefined {
+  if (tooLarge.length === 0) return undefined;
+  const names = tooLarge.map(describeLimit);
+  const last = names.pop() as string;
+  const limits =
+    names.length === 0 ? `the ${last} limit` : `the ${names.join(", ")} and ${last} limits`;
+  return `A cost of ${formatCount(cost)} can never pass ${limits}: the server answers 413 to every such request, however long it waits.`;
+}
+
+/** STALE_ID names the note that marks a result as older than the fields above it. */
+const STALE_ID = "sim-stale";
+
+/**
  * SimulationResults shows a run's totals (the enforced limits' decisions) as labelled numbers,
- * what the dry-run limits would have refused, and the decisions over time.
+ * what the dry-run limits would have refused, and the decisions over time; a cost no request can
+ * pay is said in words (the server's 413). `stale` marks it as the answer to an earlier run's
+ * inputs, when the fields have since failed to run. Regression: an invalid cost showed its error
+ * above the old result, as if that were the answer to it.
  */
 export function SimulationResults({
   input,
   result,
+  stale = false,
 }: {
   input: SimulationInput;
   result: SimulationResult;
+  stale?: boolean;
 }) {
   const width = slotWidthFor(result.seconds.length, MAX_BARS);
   const slots = rebin(result.seconds, width);
   const slotMs = width * 1_000;
   const spanMs = Math.max(slots.length * slotMs, 1_000);
   const { totals } = result;
+  const neverPasses = neverPassesNote(input.cost, result.tooLarge);
   return (
-    <section className="card" aria-labelledby="sim-results-heading">
+    <section
+      className={`card${stale ? ` ${styles.stale}` : ""}`}
+      aria-labelledby="sim-results-heading"
+      aria-describedby={stale ? STALE_ID : undefined}
+    >
       <h2 id="sim-results-heading">Result</h2>
+      {stale ? (
+        <p id={STALE_ID} className="notice info" data-testid="sim-stale">
+          Out of date: this result is for the inputs of the last run, not the fields above.
+        </p>
+      ) : null}
       <p className={styles.summary}>
         {input.limits.length > 0 ? describePolicyLimits(input.limits) : "No limits"} ·{" "}
         {describePattern(input.pattern)} · cost {formatCount(input.cost)} per request. Every bucket
@@ -95,6 +128,11 @@ export function SimulationResults({
           <dd data-testid="sim-allowed-share">{formatShare(totals.allowedShare)}</dd>
         </dl>
       </div>
+      {neverPasses ? (
+        <p className="notice error" data-testid="sim-never-passes">
+          {neverPasses}
+        </p>
+      ) : null}
       {result.dryRun.limits.length > 0 ? (
         <DryRunResults dryRun={result.dryRun} allowed={totals.allowed} />
       ) : null}

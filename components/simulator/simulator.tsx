@@ -28,6 +28,8 @@ export function Simulator() {
   const [cost, setCost] = useState("1");
   const [errors, setErrors] = useState<DraftErrors>({});
   const [run, setRun] = useState<{ input: SimulationInput; result: SimulationResult }>();
+  // A run refused for its fields leaves the last result in place, marked as out of date.
+  const [stale, setStale] = useState(false);
 
   const planList = plans.data?.plans ?? [];
   const sourceRows = (value: string): LimitDraft[] | undefined => {
@@ -48,9 +50,11 @@ export function Simulator() {
     const parsed = simulationOfDraft(rows, pattern, cost);
     if (!parsed.ok) {
       setErrors(parsed.errors);
+      setStale(true);
       return;
     }
     setErrors({});
+    setStale(false);
     const input = parsed.value;
     setRun({ input, result: simulate(input.limits, input.pattern, input.cost) });
   }
@@ -96,7 +100,7 @@ export function Simulator() {
           ) : null}
         </div>
       </form>
-      {run ? <SimulationResults input={run.input} result={run.result} /> : null}
+      {run ? <SimulationResults input={run.input} result={run.result} stale={stale} /> : null}
     </>
   );
 }

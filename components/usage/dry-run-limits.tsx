@@ -4,24 +4,25 @@ import Link from "next/link";
 import { formatCount } from "@/components/charts/number-format";
 import type { DryRunLimitReport } from "@/lib/client/types";
 import { countOf } from "@/lib/format";
-import { DRY_RUN_STATES, dryRunTitle, dryRunVerdict } from "./dry-run-words";
+import { formatDateTime } from "@/lib/time-format";
+import { DRY_RUN_STATES, dryRunTitle, dryRunVerdict, type VerdictRange } from "./dry-run-words";
 import styles from "./usage.module.css";
 
 /** SHOWN_CUSTOMERS is how many of the refused customers a report lists. */
 const SHOWN_CUSTOMERS = 10;
 
 /**
- * DryRunLimits lists what each tried limit would have refused over the range (or since it was
- * added, `now` being the range's end), and which customers, most refused first (each linking to
- * its page).
+ * DryRunLimits lists what each tried limit would have refused where it was tried within the
+ * range (its end being the present), what it is now and since when, and which customers, most
+ * refused first (each linking to its page).
  */
 export function DryRunLimits({
   limits,
-  now,
+  range,
   withSource = false,
 }: {
   limits: readonly DryRunLimitReport[];
-  now: number;
+  range: VerdictRange;
   withSource?: boolean;
 }) {
   return (
@@ -40,9 +41,18 @@ export function DryRunLimits({
               <span className={`badge${report.state === "dry-run" ? "" : " ok"}`}>
                 {DRY_RUN_STATES[report.state]}
               </span>
+              {report.stateSinceMs !== null ? (
+                <span className="muted small" data-testid="dry-run-state-since">
+                  {" "}
+                  since{" "}
+                  <time dateTime={new Date(report.stateSinceMs).toISOString()}>
+                    {formatDateTime(report.stateSinceMs)}
+                  </time>
+                </span>
+              ) : null}
             </h3>
             <p className={styles.verdict} data-testid="dry-run-verdict">
-              {dryRunVerdict(report, undefined, now)}
+              {dryRunVerdict(report, undefined, range)}
             </p>
             {report.top.length > 0 ? (
               <>

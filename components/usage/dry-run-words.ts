@@ -1,5 +1,5 @@
 import { formatShare } from "@/components/charts/number-format";
-import type { DryRunLimitReport } from "@/lib/client/types";
+import type { DryRunLimitReport, DryRunState } from "@/lib/client/types";
 import { countOf, describeLimit } from "@/lib/format";
 
 const PLURAL = { read: "reads", write: "writes" } as const;
@@ -18,28 +18,75 @@ export function describeAgo(ms: number, now: number): string {
 }
 
 /**
+ * describeDuration says how long a stretch of time (ms) lasted, roughly: "a few seconds", "5 min",
+ * "2 h", "3 days" (whole units, rounded down).
+ */
+export function describeDuration(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return "a few seconds";
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.floor(hours / 24)} days`;
+}
+
+/** VerdictRange is the range a report covers, in ms: its start and its end (the present). */
+export interface VerdictRange {
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * judgedOver says what a report judged a limit on: "over the last 24 h", or since it was added
+ * within the range ("since it was added 2 h ago"), to the range's end; until it stopped being
+ * tried when that was earlier ("from when it was added 20 min ago until 5 min ago"); and how long
+ * in all when it was tried in stretches ("in the 40 min it applied of the last 24 h").
+ */
+function judgedOver(
+  report: Partial<Pick<DryRunLimitReport, "sinceMs" | "tried">>,
+  words: string,
+  range: VerdictRange | undefined,
+): string {
+  const since = report.sinceMs ?? null;
+  if (range === undefined) return `over ${words}`;
+  const added = since === null ? null : `since it was added ${describeAgo(since, range.toMs)}`;
+  const whole = added ?? `over ${words}`;
+  const tried = report.tried;
+  if (tried === undefined || tried.length === 0) return whole;
+  const [first] = tried;
+  const last = tried.at(-1) ?? first;
+  if (tried.length === 1 && first && first.fromMs <= (since ?? range.fromMs)) {
+    if (first.toMs >= range.toMs) return whole;
+    const until = `until ${describeAgo(first.toMs, range.toMs)}`;
+    return since === null
+      ? `over ${words}, ${until}`
+      : `from when it was added ${describeAgo(since, range.toMs)} ${until}`;
+  }
+  const lasted = tried.reduce((sum, i) => sum + i.toMs - i.fromMs, 0);
+  const ongoing = last && last.toMs >= range.toMs ? "it has applied" : "it applied";
+  return `in the ${describeDuration(lasted)} ${ongoing} ${added ?? `of ${words}`}`;
+}
+
+/**
  * dryRunVerdict says what a dry-run limit would have done over the range in words: "This limit
  * would have refused 3.2% of reads, 41 customers, over the last 24 h" (with the refusals
- * counted), or that there was no traffic to judge it on. A limit added within the range is
- * judged on the traffic since: "…, since it was added 2 h ago (…)", `now` (ms) saying how long.
+ * counted), or that there was no traffic to judge it on. A limit is judged only where it was
+ * tried (see `judgedOver`): since it was added within the range ("…, since it was added 2 h ago
+ * (…)"), until it stopped being tried, `range` (its end being the present) saying how long ago.
  */
 export function dryRunVerdict(
   report: Pick<
     DryRunLimitReport,
     "operation" | "refused" | "decisions" | "share" | "customers" | "state"
   > &
-    Partial<Pick<DryRunLimitReport, "sinceMs">>,
+    Partial<Pick<DryRunLimitReport, "sinceMs" | "tried">>,
   words = "the last 24 h",
-  now?: number,
+  range?: VerdictRange,
 ): string {
   const ops = PLURAL[report.operation];
   const subject =
     report.state === "dry-run" ? "This limit would have refused" : "It would have refused";
-  const since = report.sinceMs ?? null;
-  const over =
-    since !== null && now !== undefined
-      ? `since it was added ${describeAgo(since, now)}`
-      : `over ${words}`;
+  const over = judgedOver(report, words, range);
   if (report.share === null || report.decisions === 0) {
     return `No ${ops} ${over}: nothing to judge this limit on yet.`;
   }
@@ -57,9 +104,14 @@ export function dryRunTitle(
   return `${op}: ${describeLimit(report)}${source}`;
 }
 
-/** DRY_RUN_STATES word what became of a tried limit, for its badge. */
-export const DRY_RUN_STATES = {
+/**
+ * DRY_RUN_STATES word what a tried limit is now, for its badge: still tried, enforced, replaced
+ * for the customer by an override (its plan's limit), expired with its override, or removed.
+ */
+export const DRY_RUN_STATES: Readonly<Record<DryRunState, string>> = {
   "dry-run": "dry run",
-  enforced: "enforced since",
-  removed: "removed since",
-} as const;
+  enforced: "enforced",
+  replaced: "replaced by an override",
+  expired: "expired with the override",
+  removed: "removed",
+};

@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { formatCount, formatShare } from "@/components/charts/number-format";
 import { Stat } from "@/components/ui/stat";
 import { ErrorNote, Loading } from "@/components/ui/states";
+import { ZoneName } from "@/components/ui/zone-name";
 import { api } from "@/lib/client/api";
 import type {
   NearLimitResponse,
@@ -11,13 +12,13 @@ import type {
   TopCustomersResponse,
   UsageResponse,
 } from "@/lib/client/types";
+import { formatDateMinute } from "@/lib/time-format";
+import { decisionsOf } from "@/lib/vocabulary";
 import styles from "./usage.module.css";
 import { UsageChart } from "./usage-chart";
-import { combineSeries, nearLimitNote } from "./usage-data";
+import { combineSeries, describeTooLarge, nearLimitNote } from "./usage-data";
 import {
-  formatLocalTime,
   formatStepTick,
-  localZoneLabel,
   RANGE_SPECS,
   type RollupRange,
   rangeQuery,
@@ -51,9 +52,8 @@ export function RangeOverview({ range }: { range: RollupRange }) {
   const top = useRangeData<TopCustomersResponse>("top", `/usage/top?${search}&limit=10`);
   const near = useRangeData<NearLimitResponse>("near", `/usage/near-limit?${search}&limit=50`);
   const totals = usage.data?.totals;
-  const all = totals ? totals.allowed + totals.denied + totals.unavailable : 0;
+  const all = totals ? decisionsOf(totals) : 0;
   const points = usage.data ? combineSeries(usage.data.series) : [];
-  const zone = localZoneLabel(now);
 
   return (
     <>
@@ -76,6 +76,11 @@ export function RangeOverview({ range }: { range: RollupRange }) {
           value={totals && (all > 0 ? formatShare(totals.denied / all) : "–")}
         />
       </section>
+      {totals && totals.tooLarge > 0 ? (
+        <p className="notice info" data-testid="too-large-note">
+          {describeTooLarge(totals.tooLarge)} or near a limit.
+        </p>
+      ) : null}
 
       <section className="card" aria-labelledby="range-chart-heading">
         <div className="card-header">
@@ -83,7 +88,7 @@ export function RangeOverview({ range }: { range: RollupRange }) {
             Allowed vs denied per {usage.data?.granularity ?? "step"}
           </h2>
           <span className="muted">
-            {spec.words}, times in <span className={styles.zone}>{zone}</span>
+            {spec.words}, times in <ZoneName at={now} className={styles.zone} />
           </span>
         </div>
         <ErrorNote error={usage.error} />
@@ -173,7 +178,7 @@ export function RangeOverview({ range }: { range: RollupRange }) {
 
 /** NearLimitNote says how limits shorter than the rollups' step were judged over the range. */
 function NearLimitNote({ near }: { near: NearLimitResponse }) {
-  const note = nearLimitNote(near, formatLocalTime);
+  const note = nearLimitNote(near, formatDateMinute);
   return note ? (
     <p className="muted small chart-note" data-testid="near-limit-note">
       {note}

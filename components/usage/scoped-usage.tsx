@@ -3,14 +3,15 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { ErrorNote, Loading } from "@/components/ui/states";
+import { ZoneName } from "@/components/ui/zone-name";
 import { api } from "@/lib/client/api";
 import type { UsageResponse } from "@/lib/client/types";
+import { decisionsOf } from "@/lib/vocabulary";
 import styles from "./usage.module.css";
 import { UsageChart } from "./usage-chart";
-import { combineSeries } from "./usage-data";
+import { combineSeries, describeTooLarge } from "./usage-data";
 import {
   formatStepTick,
-  localZoneLabel,
   RANGE_SPECS,
   type RollupRange,
   rangeQuery,
@@ -44,7 +45,7 @@ export function useScopedUsage(range: RollupRange, filters: UsageFilters & { ope
 /**
  * UsageCard charts a usage series over a range in a card: allowed against denied per step,
  * and, with `allowancePerStep`, the line of what the limit refills in a step. `summary` shows
- * above the chart once the data has come.
+ * above the chart once the data has come, with the requests refused for their cost, if any.
  */
 export function UsageCard({
   title,
@@ -68,19 +69,24 @@ export function UsageCard({
   const spec = RANGE_SPECS[range];
   const data = usage.data;
   const totals = data?.totals;
-  const all = totals ? totals.allowed + totals.denied + totals.unavailable : 0;
+  const all = totals ? decisionsOf(totals) : 0;
   return (
     <section className="card" aria-labelledby={headingId}>
       <div className="card-header">
         <h2 id={headingId}>{title}</h2>
         <span className="muted">
-          {spec.words}, times in <span className={styles.zone}>{localZoneLabel(now)}</span>
+          {spec.words}, times in <ZoneName at={now} className={styles.zone} />
         </span>
       </div>
       <ErrorNote error={usage.error} />
       {data ? (
         <>
           {summary?.(data)}
+          {data.totals.tooLarge > 0 ? (
+            <p className="muted small" data-testid="too-large-note">
+              {describeTooLarge(data.totals.tooLarge)}.
+            </p>
+          ) : null}
           <UsageChart
             points={combineSeries(data.series)}
             stepMs={data.stepMs}

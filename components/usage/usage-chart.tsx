@@ -13,8 +13,8 @@ import {
 import { useChartColors } from "@/components/charts/chart-colors";
 import { formatCount } from "@/components/charts/number-format";
 import { describePeriod } from "@/lib/format";
+import { formatStepSpan } from "@/lib/time-format";
 import type { UsageBarPoint } from "./usage-data";
-import { formatStep } from "./usage-range";
 import { describeLimitLine, usageScale } from "./usage-scale";
 
 /**
@@ -82,7 +82,7 @@ export function UsageChart({
         <Tooltip
           labelFormatter={(_, payload) => {
             const p = payload?.[0]?.payload as UsageBarPoint | undefined;
-            return p ? formatStep(p.t, stepMs) : "";
+            return p ? formatStepSpan(p.t, stepMs) : "";
           }}
           formatter={(value, name) => [formatCount(Number(value)), name]}
           cursor={{ fill: colors.cursor }}

@@ -1,7 +1,7 @@
 import type { CountPoint } from "@/components/charts/rebin";
 import type { NearLimitView, UsageSeries } from "@/lib/client/types";
 import { countOf, describeLimit, describePeriod } from "@/lib/format";
-import type { LimitShape } from "@/lib/vocabulary";
+import { decisionsOf, type LimitShape, type OutcomeCounts } from "@/lib/vocabulary";
 
 /** UsageBarPoint is one step's decisions over every operation shown, with the tokens taken. */
 export interface UsageBarPoint extends CountPoint {
@@ -43,27 +43,34 @@ export function formatAllowance(tokens: number): string {
 }
 
 /**
- * formatNearShare writes a near-limit share as a whole percentage, rounded down so that a share
- * just under the threshold never reads as reaching it: 0.8 -> "80%", 0.999 -> "99%", 1.25 -> "125%".
+ * formatNearShare writes a near-limit share (0 to 1: how far a bucket was drained) as a whole
+ * percentage, rounded to the nearest, but never 100% unless the bucket was drained, nor more:
+ * 0.8 -> "80%", 0.6667 -> "67%", 0.996 -> "99%", 1 -> "100%", 1.25 -> "100%".
  */
 export function formatNearShare(share: number): string {
-  return `${Math.floor(share * 100 + 1e-9)}%`;
+  if (share >= 1) return "100%";
+  return `${Math.min(99, Math.round(share * 100))}%`;
 }
 
-/** PeakNearLimitView is a near-limit finding by a measured peak. */
+/** PeakNearLimitView is a near-limit finding by a replayed bucket. */
 type PeakNearLimitView = Extract<NearLimitView, { kind: "peak" }>;
 
 /**
- * describeNearLimit explains a near-limit finding in words: "9 of 10 tokens in 1 hour (10 per
- * hour)", the peak against what the limit refills over the window it was measured on.
+ * describeNearLimit says how deep a customer drained a limit's bucket in words: "Drained to 0 of
+ * 3 tokens (3 per second)", "Down to 2 of 10 tokens (10 per hour)".
  */
-export function describeNearLimit(
-  n: Pick<PeakNearLimitView, "peakTokens" | "allowanceTokens" | "windowMs" | "limit">,
-): string {
-  const allowance = formatAllowance(n.allowanceTokens);
-  const window = describePeriod(n.windowMs);
-  const over = /^\d/.test(window) ? window : `1 ${window}`;
-  return `${n.peakTokens.toLocaleString("en-US")} of ${allowance} ${n.allowanceTokens === 1 ? "token" : "tokens"} in ${over} (${describeLimit(n.limit)})`;
+export function describeNearLimit(n: Pick<PeakNearLimitView, "lowestTokens" | "limit">): string {
+  const how = n.lowestTokens === 0 ? "Drained to" : "Down to";
+  return `${how} ${n.lowestTokens.toLocaleString("en-US")} of ${countOf(n.limit.count, "token")} (${describeLimit(n.limit)})`;
+}
+
+/**
+ * describeTooLarge counts the requests refused for their cost in words: "3 requests asked for
+ * more tokens than a limit holds (413)". They could never pass: the caller's mistake, counted
+ * apart from the denied and from the tokens requested.
+ */
+export function describeTooLarge(tooLarge: number): string {
+  return `${countOf(tooLarge, "request")} asked for more tokens than a limit holds (413): counted apart, not as denied`;
 }
 
 /** describeRefusals counts a customer's refusals in words: "refused 1 time", "refused 412 times". */
@@ -72,20 +79,23 @@ export function describeRefusals(refused: number): string {
 }
 
 /**
- * describeUnmeasured says which of a refused customer's limits no peak measured ("not measured:
- * 5 per second"), or, when all were, that its peaks stayed under them at the rollups' step.
+ * describeUnmeasured says which of a refused customer's limits were not measured ("not measured:
+ * 5 per second"), or, when all were, that their buckets replayed at the rollups' step were never
+ * drained.
  */
 export function describeUnmeasured(limits: readonly LimitShape[], resolutionMs: number): string {
   if (limits.length === 0) {
-    return `its peaks per ${describePeriod(resolutionMs)} stayed under its limits`;
+    return `its buckets, replayed per ${describePeriod(resolutionMs)}, were never drained`;
   }
   return `not measured: ${limits.map(describeLimit).join(", ")}`;
 }
 
 /**
  * nearLimitNote says how limits shorter than the rollups' step (`resolutionMs`) were judged over
- * a range: per second from `perSecondFromMs` (written by `formatTime`) where the live view holds
- * the range, else only by their refusals. Null when the whole range was measured per second.
+ * a range: per second from `perSecondFromMs` (written by `formatTime`) where the per-second
+ * counts (kept 5 minutes) cover the range, else only by their refusals. Null when the whole range
+ * was measured per second. Regression: it said "the live view holds the last 5 minutes", where
+ * the live view shows 2.
  */
 export function nearLimitNote(
   r: { fromMs: number; resolutionMs: number; perSecondFromMs: number | null },
@@ -95,9 +105,9 @@ export function nearLimitNote(
   const step = describePeriod(r.resolutionMs);
   const shorter = `Limits shorter than ${/^(hour|[aeiou])/.test(step) ? "an" : "a"} ${step}`;
   if (r.perSecondFromMs === null) {
-    return `${shorter} are judged here only by refusals: the live view holds the last 5 minutes.`;
+    return `${shorter} are judged here only by refusals: per-second counts are kept for the last 5 minutes only.`;
   }
-  return `${shorter} are measured per second from ${formatTime(r.perSecondFromMs)} (the live view holds the last 5 minutes); before that, only by refusals.`;
+  return `${shorter} are measured per second from ${formatTime(r.perSecondFromMs)} (per-second counts are kept for the last 5 minutes); before that, only by refusals.`;
 }
 
 /** nearShareTone says how a share reads: "bad" once at or over the limit, else "warn". */
@@ -109,9 +119,9 @@ export function nearShareTone(share: number): "bad" | "warn" {
  * busiestPlansFirst orders plans by their decisions over the range, most first, then by name;
  * plans with no traffic keep their alphabetical order at the end.
  */
-export function busiestPlansFirst<
-  P extends { allowed: number; denied: number; unavailable: number; name: string },
->(plans: readonly P[]): P[] {
-  const total = (p: P) => p.allowed + p.denied + p.unavailable;
+export function busiestPlansFirst<P extends OutcomeCounts & { name: string }>(
+  plans: readonly P[],
+): P[] {
+  const total = (p: P) => decisionsOf(p);
   return [...plans].sort((a, b) => total(b) - total(a) || a.name.localeCompare(b.name));
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatDayMonth, formatTimeOfDay } from "@/lib/time-format";
 import type { UsageGranularity } from "@/lib/vocabulary";
 
 const MINUTE_MS = 60_000;
@@ -80,55 +81,14 @@ export function usageSearch(
 }
 
 /**
- * zoneLabel writes a UTC offset in minutes east of Greenwich as "UTC+01:00", "UTC-05:30",
- * "UTC+00:00". Note that Date#getTimezoneOffset counts the other way (minutes west).
- */
-export function zoneLabel(offsetMinutes: number): string {
-  const sign = offsetMinutes < 0 ? "-" : "+";
-  const abs = Math.abs(Math.round(offsetMinutes));
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
-}
-
-/** localZoneLabel is the browser's zone at `ms` (daylight saving included): "UTC+01:00". */
-export function localZoneLabel(ms: number): string {
-  return zoneLabel(-new Date(ms).getTimezoneOffset());
-}
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-function pad2(n: number): string {
-  return String(n).padStart(2, "0");
-}
-
-/**
- * formatStepTick labels a step's start on a range's axis, in the local zone: "14:05" for a
- * minute or an hour within a day's range, "23 Nov 14:00" for hours over days, "23 Nov" for days.
+ * formatStepTick labels a step's start on a range's axis, in the local zone (named once beside
+ * the chart): "14:05" for a minute or an hour within a day's range, "23 Nov 14:00" for hours
+ * over days, "23 Nov" for days.
  */
 export function formatStepTick(t: number, range: RollupRange): string {
-  const d = new Date(t);
-  const day = `${d.getDate()} ${MONTHS[d.getMonth()]}`;
-  const time = `${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
-  if (range === "30d") return day;
-  if (range === "7d") return `${day} ${time}`;
-  return time;
-}
-
-/**
- * formatStep writes the span one step covers, in the local zone with the zone named:
- * "23 Nov 14:05–14:06 UTC+01:00" (minutes and hours) or "23 Nov 01:00 – 24 Nov 01:00
- * UTC+01:00" (a UTC day seen from another zone).
- */
-export function formatStep(t: number, stepMs: number): string {
-  const start = new Date(t);
-  const end = new Date(t + stepMs);
-  const dayOf = (d: Date) => `${d.getDate()} ${MONTHS[d.getMonth()]}`;
-  const timeOf = (d: Date) => `${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
-  const zone = localZoneLabel(t);
-  if (stepMs < DAY_MS && dayOf(start) === dayOf(end)) {
-    return `${dayOf(start)} ${timeOf(start)}–${timeOf(end)} ${zone}`;
-  }
-  return `${dayOf(start)} ${timeOf(start)} – ${dayOf(end)} ${timeOf(end)} ${zone}`;
+  if (range === "30d") return formatDayMonth(t);
+  if (range === "7d") return `${formatDayMonth(t)} ${formatTimeOfDay(t)}`;
+  return formatTimeOfDay(t);
 }
 
 /**
@@ -141,10 +101,4 @@ export function stepTicks(fromMs: number, toMs: number, stepMs: number, maxTicks
   const ticks: number[] = [];
   for (let i = 0; i < steps; i += every) ticks.push(fromMs + i * stepMs);
   return ticks;
-}
-
-/** formatLocalTime writes a time to the minute in the local zone, zone named: "23 Nov 14:05 UTC+01:00". */
-export function formatLocalTime(t: number): string {
-  const d = new Date(t);
-  return `${d.getDate()} ${MONTHS[d.getMonth()]} ${pad2(d.getHours())}:${pad2(d.getMinutes())} ${localZoneLabel(t)}`;
 }

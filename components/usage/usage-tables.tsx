@@ -3,6 +3,8 @@ import { formatCount, formatShare } from "@/components/charts/number-format";
 import { Empty } from "@/components/ui/states";
 import type { NamedCustomerUsage, NearLimitView, PlanUsageView } from "@/lib/client/types";
 import { countOf } from "@/lib/format";
+import { formatDateMinute } from "@/lib/time-format";
+import { decisionsOf } from "@/lib/vocabulary";
 import styles from "./usage.module.css";
 import {
   busiestPlansFirst,
@@ -12,7 +14,6 @@ import {
   formatNearShare,
   nearShareTone,
 } from "./usage-data";
-import { formatLocalTime } from "./usage-range";
 
 const shareOf = (denied: number, all: number) => (all > 0 ? formatShare(denied / all) : "–");
 
@@ -38,7 +39,7 @@ export function PlansUsageTable({
       <tbody>
         {busiestPlansFirst(plans).map((p) => (
           <tr key={p.planId}>
-            <td className={styles.cellWrap}>
+            <td className={`${styles.cellWrap} ${styles.nameCell}`}>
               {p.slug === null ? p.name : <Link href={`/plans/${p.planId}`}>{p.name}</Link>}
               <div className="muted small">{countOf(p.customers, "customer")}</div>
             </td>
@@ -46,7 +47,7 @@ export function PlansUsageTable({
             <td className={`right num${p.denied > 0 ? " bad-text" : ""}`}>
               {formatCount(p.denied)}
               <div className="muted small">
-                {shareOf(p.denied, p.allowed + p.denied + p.unavailable)}
+                {shareOf(p.denied, decisionsOf(p))}
                 {p.refusedCustomers > 0
                   ? `, ${countOf(p.refusedCustomers, "customer")} refused`
                   : ""}
@@ -97,7 +98,7 @@ export function TopCustomersTable({
       <tbody>
         {rows.map((c) => (
           <tr key={c.customerId}>
-            <td className={styles.cellWrap}>
+            <td className={`${styles.cellWrap} ${styles.nameCell}`}>
               <Link href={`/customers/${c.customerId}`}>{c.name}</Link>
               {c.planName ? <div className="muted small">{c.planName}</div> : null}
             </td>
@@ -111,7 +112,7 @@ export function TopCustomersTable({
             ) : (
               <>
                 <td className="right num">{formatCount(c.tokensTaken)}</td>
-                <td className="right num">{formatCount(c.allowed + c.denied + c.unavailable)}</td>
+                <td className="right num">{formatCount(decisionsOf(c))}</td>
               </>
             )}
           </tr>
@@ -122,9 +123,9 @@ export function TopCustomersTable({
 }
 
 /**
- * NearLimitTable lists the customers whose peak use reached 80% of a limit, or who were refused
- * (at 100%), nearest first: the share, the operation and limit, and when the peak started (local
- * time, zone named) or how often they were refused.
+ * NearLimitTable lists the customers who drained a limit's bucket to 80% of it or further, or
+ * who were refused by their limits (at 100%), nearest first: the share, the operation and limit,
+ * how low the bucket went and when (local time, zone named), and how often they were refused.
  */
 export function NearLimitTable({
   customers,
@@ -136,7 +137,7 @@ export function NearLimitTable({
   resolutionMs: number;
 }) {
   if (customers.length === 0) {
-    return <Empty>No customer came within 80% of a limit or was refused in {words}.</Empty>;
+    return <Empty>No customer drained 80% of a limit or was refused by one in {words}.</Empty>;
   }
   return (
     <table>
@@ -153,7 +154,7 @@ export function NearLimitTable({
             key={`${n.customerId}|${n.operation}|${n.kind === "peak" ? `${n.limit.count}/${n.limit.periodMs}` : "refused"}`}
             data-testid="near-limit-row"
           >
-            <td className={styles.cellWrap}>
+            <td className={`${styles.cellWrap} ${styles.nameCell}`}>
               <Link href={`/customers/${n.customerId}`}>{n.name}</Link>
               <div className="muted small">
                 {n.operation === "read" ? "Reads" : "Writes"}
@@ -167,7 +168,7 @@ export function NearLimitTable({
               <td className={styles.cellWrap}>
                 {describeNearLimit(n)}
                 <div className="muted small">
-                  peak from {formatLocalTime(n.peakStartMs)}
+                  at {formatDateMinute(n.lowestAtMs)}
                   {n.refused > 0 ? `; ${describeRefusals(n.refused)}` : ""}
                 </div>
               </td>

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { AuditAction } from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import { auditLog, customers, plans, serviceTokens } from "../schema";
@@ -34,6 +34,29 @@ export function listAudit(tx: Tx, options: { limit: number; beforeId?: number })
   const query = tx.select().from(auditLog);
   const filtered = options.beforeId ? query.where(lt(auditLog.id, options.beforeId)) : query;
   return filtered.orderBy(desc(auditLog.id)).limit(options.limit).all();
+}
+
+/**
+ * listEntityAudit returns one entity's audit entries (by type and id) of the given actions, oldest
+ * first: how a plan's limits, or a customer's plan and overrides, changed over time.
+ */
+export function listEntityAudit(
+  tx: Tx,
+  entity: { type: string; id: number },
+  actions: readonly AuditAction[],
+): AuditEntry[] {
+  return tx
+    .select()
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.entityType, entity.type),
+        eq(auditLog.entityId, String(entity.id)),
+        inArray(auditLog.action, [...actions]),
+      ),
+    )
+    .orderBy(asc(auditLog.at), asc(auditLog.id))
+    .all();
 }
 
 /** AuditFilter narrows the audit log: an action, an actor, a customer, a time range (ms). */

@@ -26,15 +26,16 @@ const FOLD_WATERMARK = "usage.folded_through_ms";
 /** DAY_FOLD_WATERMARK is the setting that holds the day fold's watermark (ms since the epoch). */
 const DAY_FOLD_WATERMARK = "usage.days_folded_through_ms";
 
-/** UPSERT_SQL adds one row's counters to a rollup table (9 parameters, in column order). */
+/** UPSERT_SQL adds one row's counters to a rollup table (10 parameters, in column order). */
 const UPSERT_SQL = (table: string) =>
   `INSERT INTO ${table} (start_ms, customer_id, operation, plan_id, allowed, denied, unavailable,
-     tokens_requested, tokens_taken) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     tokens_requested, tokens_taken, too_large) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
    ON CONFLICT (start_ms, customer_id, operation, plan_id) DO UPDATE SET
      allowed = allowed + excluded.allowed, denied = denied + excluded.denied,
      unavailable = unavailable + excluded.unavailable,
      tokens_requested = tokens_requested + excluded.tokens_requested,
-     tokens_taken = tokens_taken + excluded.tokens_taken`;
+     tokens_taken = tokens_taken + excluded.tokens_taken,
+     too_large = too_large + excluded.too_large`;
 
 /** DRY_RUN_UPSERT_SQL adds one row's refusals to a dry-run table (8 parameters). */
 const DRY_RUN_UPSERT_SQL = (table: string) =>
@@ -91,6 +92,7 @@ export function upsertUsageRows(db: Db, table: UsageTable, rows: readonly UsageR
       r.unavailable,
       r.tokensRequested,
       r.tokensTaken,
+      r.tooLarge,
     );
   }
 }
@@ -175,9 +177,9 @@ export function foldHoursIntoDays(tx: Tx, fromMs: number, toMs: number): void {
   const day = sql.raw(String(USAGE_STEP_MS.days));
   tx.run(sql`
     INSERT INTO ${usageDays} (start_ms, customer_id, operation, plan_id, allowed, denied,
-      unavailable, tokens_requested, tokens_taken)
+      unavailable, tokens_requested, tokens_taken, too_large)
     SELECT start_ms - start_ms % ${day}, customer_id, operation, plan_id, sum(allowed),
-      sum(denied), sum(unavailable), sum(tokens_requested), sum(tokens_taken)
+      sum(denied), sum(unavailable), sum(tokens_requested), sum(tokens_taken), sum(too_large)
     FROM ${usageHours}
     WHERE start_ms >= ${fromMs} AND start_ms < ${toMs}
     GROUP BY 1, 2, 3, 4
@@ -186,7 +188,8 @@ export function foldHoursIntoDays(tx: Tx, fromMs: number, toMs: number): void {
       denied = denied + excluded.denied,
       unavailable = unavailable + excluded.unavailable,
       tokens_requested = tokens_requested + excluded.tokens_requested,
-      tokens_taken = tokens_taken + excluded.tokens_taken`);
+      tokens_taken = tokens_taken + excluded.tokens_taken,
+      too_large = too_large + excluded.too_large`);
 }
 
 /** oldestUsageMinute returns the start (ms) of the oldest minute row, or undefined if none. */
@@ -211,9 +214,9 @@ export function foldMinutesIntoHours(tx: Tx, fromMs: number, toMs: number): void
   const hour = sql.raw(String(USAGE_STEP_MS.hours));
   tx.run(sql`
     INSERT INTO ${usageHours} (start_ms, customer_id, operation, plan_id, allowed, denied,
-      unavailable, tokens_requested, tokens_taken)
+      unavailable, tokens_requested, tokens_taken, too_large)
     SELECT start_ms - start_ms % ${hour}, customer_id, operation, plan_id, sum(allowed),
-      sum(denied), sum(unavailable), sum(tokens_requested), sum(tokens_taken)
+      sum(denied), sum(unavailable), sum(tokens_requested), sum(tokens_taken), sum(too_large)
     FROM ${usageMinutes}
     WHERE start_ms >= ${fromMs} AND start_ms < ${toMs}
     GROUP BY 1, 2, 3, 4
@@ -222,7 +225,8 @@ export function foldMinutesIntoHours(tx: Tx, fromMs: number, toMs: number): void
       denied = denied + excluded.denied,
       unavailable = unavailable + excluded.unavailable,
       tokens_requested = tokens_requested + excluded.tokens_requested,
-      tokens_taken = tokens_taken + excluded.tokens_taken`);
+      tokens_taken = tokens_taken + excluded.tokens_taken,
+      too_large = too_large + excluded.too_large`);
   tx.run(sql`
     INSERT INTO ${usageDryRunHours} (start_ms, customer_id, operation, plan_id, source,
       limit_count, limit_period_ms, refused)

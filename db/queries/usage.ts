@@ -1,6 +1,6 @@
 // Reading the usage rollups; db/queries/usage-rollup.ts writes, folds and prunes them.
 import { and, asc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
-import type { LimitSource, Operation } from "../../lib/vocabulary";
+import type { LimitSource, Operation, OutcomeCounts } from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import {
   usageDays,
@@ -28,11 +28,12 @@ export const USAGE_STEP_MS: Readonly<Record<UsageTable, number>> = {
   days: 86_400_000,
 };
 
-/** UsageCounts are the additive counters of a rollup row (decisions and tokens). */
-export interface UsageCounts {
-  allowed: number;
-  denied: number;
-  unavailable: number;
+/**
+ * UsageCounts are the additive counters of a rollup row: decisions by outcome (`tooLarge`: refused
+ * for their cost, 413, apart from `denied`; see USAGE_OUTCOMES) and tokens (requested by those
+ * that could pass, and taken).
+ */
+export interface UsageCounts extends OutcomeCounts {
   tokensRequested: number;
   tokensTaken: number;
 }
@@ -114,6 +115,7 @@ export function aggregateUsage(
     unavailable: sql<number>`sum(${t.unavailable})`,
     tokensRequested: sql<number>`sum(${t.tokensRequested})`,
     tokensTaken: sql<number>`sum(${t.tokensTaken})`,
+    tooLarge: sql<number>`sum(${t.tooLarge})`,
   };
   const groups: SQL[] = [];
   if (groupBy.includes("bucket")) groups.push(bucket);

@@ -20,8 +20,19 @@ export function usageCountColumns() {
     allowed: integer("allowed").notNull().default(0),
     denied: integer("denied").notNull().default(0),
     unavailable: integer("unavailable").notNull().default(0),
+    /**
+     * tokensRequested sums the cost of the decisions that could pass: every outcome but
+     * `tooLarge`, whose cost no limit can hold.
+     */
     tokensRequested: integer("tokens_requested").notNull().default(0),
     tokensTaken: integer("tokens_taken").notNull().default(0),
+    /**
+     * tooLarge counts the decisions refused with 413: their cost exceeds a limit's count, so they
+     * could never pass. The caller's mistake, not pressure on a limit: not among `denied`. It
+     * has no CHECK of its own: drizzle-kit would rebuild the tables for one, copying the column
+     * before it exists (see test/db/migrations.test.ts); only additive upserts write it.
+     */
+    tooLarge: integer("too_large").notNull().default(0),
   };
 }
 

@@ -1,19 +1,27 @@
-import { listCustomerOverrides } from "@/db/queries/customers";
+import { getCustomer, listCustomerOverrides } from "@/db/queries/customers";
 import { dryRunKey, dryRunSinceOf, getPlan, listPlanDryRunSince } from "@/db/queries/plans";
-import { activeOverride } from "@/lib/policy/snapshot";
 import { MAX_TRAFFIC_SECONDS } from "@/lib/schemas/query.schema";
+import { customerHistory, planHistory } from "@/lib/usage/dry-run-history";
 import {
-  countedFrom,
+  type Course,
+  customerLimitCourse,
+  judge,
+  planLimitCourse,
+  type TriedLimitKey,
+} from "@/lib/usage/dry-run-judge";
+import {
   type DryRunLimitReport,
   type DryRunScope,
   dryRunReport,
+  edgeMinutesOf,
+  type JudgedLimit,
   minuteOf,
-  type TriedLimit,
+  outsideSecond,
+  refusedLimits,
 } from "@/lib/usage/dry-run-report";
 import type { LiveTraffic } from "@/lib/usage/live-traffic";
 import { MINUTE_MS, SECOND_MS } from "@/lib/usage/time";
 import { readUsage } from "@/lib/usage/usage-read";
-import { OPERATIONS } from "@/lib/vocabulary";
 import type { Outcome } from "./plans";
 import {
   DEFAULT_SPAN_MS,
@@ -37,8 +45,8 @@ function dryRunRange(ctx: UsageContext, input: { from?: number; to?: number }): 
 
 /**
  * planDryRun reports what each of a plan's dry-run limits (those it has, and those tried in the
- * range since promoted or removed) would have refused over the range (default 24 h), each since
- * it was added if that was within the range.
+ * range since promoted or removed) would have refused over the range (default 24 h), each only
+ * while the plan had it as a dry-run limit (see `judge`).
  */
 export async function planDryRun(
   ctx: UsageContext,
@@ -50,31 +58,34 @@ export async function planDryRun(
   if (!range.ok) return range;
   const plan = getPlan(ctx.db, planId);
   if (!plan) return { ok: false, status: 404, title: "Plan not found" };
+  const scope = { planId };
+  const history = planHistory(ctx.db, planId);
   const since = dryRunSinceOf(listPlanDryRunSince(ctx.db, planId));
-  const current: TriedLimit[] = plan.limits.map((l) => ({
-    ...l,
-    source: "plan",
-    since: l.dryRun ? (since.get(dryRunKey(l)) ?? null) : null,
+  const current = plan.limits
+    .filter((l) => l.dryRun)
+    .map((l): TriedLimitKey => ({ ...shapeOf(l), source: "plan" }));
+  const judged = judgeAll(ctx, scope, range.value, current, (limit) => ({
+    course: planLimitCourse(history, limit),
+    since: since.get(dryRunKey(limit)) ?? null,
   }));
   const names = namesOf(ctx.db);
-  const scope = { planId };
-  const before = await decisionsBefore(ctx, live, scope, current, range.value);
   const limits = dryRunReport(
     ctx.db,
     scope,
     range.value,
-    current,
+    judged,
     (id) => names.get(id)?.name ?? `Customer #${id}`,
     minutesFrom(ctx),
-    before,
+    await decisionsOutside(ctx, live, scope, judged, range.value),
   );
   return { ok: true, value: { ...range.value, limits } };
 }
 
 /**
- * customerDryRun reports what the dry-run limits tried on one customer (its override's, or its
- * plan's) would have refused of its traffic over the range (default 24 h), each since it was
- * added if that was within the range.
+ * customerDryRun reports what the dry-run limits tried on one customer (its overrides', or its
+ * plan's) would have refused of its traffic over the range (default 24 h), each only while it
+ * was tried on the customer: a plan's while no override of its operation replaced it, an
+ * override's until it expired (see `customerLimitCourse`).
  */
 export async function customerDryRun(
   ctx: UsageContext,
@@ -84,76 +95,86 @@ export async function customerDryRun(
 ): Promise<Outcome<DryRunResponse>> {
   const range = dryRunRange(ctx, input);
   if (!range.ok) return range;
-  const customer = ctx.policy.snapshot.byId.get(customerId);
+  const customer = getCustomer(ctx.db, customerId);
   if (!customer) return { ok: false, status: 404, title: "Customer not found" };
-  const now = ctx.clock.now();
-  const overrideSince = dryRunSinceOf(
-    listCustomerOverrides(ctx.db, customerId).filter((row) => row.dryRun),
-  );
-  const planSince = dryRunSinceOf(listPlanDryRunSince(ctx.db, customer.planId));
-  const current: TriedLimit[] = [];
-  for (const operation of OPERATIONS) {
-    const override = activeOverride(customer, operation, now);
-    const source = override ? "override" : "plan";
-    const enforced = override ? override.limits : customer.planLimits[operation];
-    const dryRun = override ? override.dryRun : customer.planDryRun[operation];
-    const since = override ? overrideSince : planSince;
-    for (const [limits, flag] of [
-      [enforced, false],
-      [dryRun, true],
-    ] as const) {
-      for (const l of limits) {
-        const shape = { operation, count: l.count, periodMs: l.periodMs };
-        current.push({
-          ...shape,
-          source,
-          dryRun: flag,
-          since: flag ? (since.get(dryRunKey(shape)) ?? null) : null,
-        });
-      }
-    }
-  }
   const scope = { customerId };
-  const before = await decisionsBefore(ctx, live, scope, current, range.value);
+  const history = customerHistory(ctx.db, customer);
+  const overrides = listCustomerOverrides(ctx.db, customerId).filter((row) => row.dryRun);
+  const since = {
+    plan: dryRunSinceOf(listPlanDryRunSince(ctx.db, customer.planId)),
+    override: dryRunSinceOf(overrides),
+  };
+  const current: TriedLimitKey[] = [
+    ...(getPlan(ctx.db, customer.planId)?.limits ?? [])
+      .filter((l) => l.dryRun)
+      .map((l) => ({ ...shapeOf(l), source: "plan" as const })),
+    ...overrides.map((l) => ({ ...shapeOf(l), source: "override" as const })),
+  ];
+  const judged = judgeAll(ctx, scope, range.value, current, (limit) => ({
+    course: customerLimitCourse(history, limit),
+    since: since[limit.source].get(dryRunKey(limit)) ?? null,
+  }));
   const limits = dryRunReport(
     ctx.db,
     scope,
     range.value,
-    current,
+    judged,
     () => customer.name,
     minutesFrom(ctx),
-    before,
+    await decisionsOutside(ctx, live, scope, judged, range.value),
   );
   return { ok: true, value: { ...range.value, limits } };
 }
 
+function shapeOf(l: Omit<TriedLimitKey, "source">) {
+  return { operation: l.operation, count: l.count, periodMs: l.periodMs };
+}
+
 /**
- * decisionsBefore counts, for each dry-run limit added within the range, the scope's decisions
- * of its operation in the minute it was added in but before it was (the rollups count whole
- * minutes): from the live view's seconds, while it holds that minute (the last 5 minutes),
- * for the customers the rollups have in that minute. 0 where it cannot tell.
+ * judgeAll judges the scope's current dry-run limits and those with refusals in the range, each
+ * once, by its course and stored start.
  */
-async function decisionsBefore(
+function judgeAll(
+  ctx: UsageContext,
+  scope: DryRunScope,
+  range: Range,
+  current: readonly TriedLimitKey[],
+  storyOf: (limit: TriedLimitKey) => { course: Course; since: number | null },
+): JudgedLimit[] {
+  const keys = new Map<string, TriedLimitKey>();
+  for (const limit of [...current, ...refusedLimits(ctx.db, scope, range, minutesFrom(ctx))]) {
+    keys.set(`${dryRunKey(limit)}|${limit.source}`, limit);
+  }
+  const now = ctx.clock.now();
+  return [...keys.values()].map((limit) => {
+    const { course, since } = storyOf(limit);
+    return { ...limit, ...judge(course, range, now, since) };
+  });
+}
+
+/**
+ * decisionsOutside counts, for each judged limit, the scope's decisions of its operation in the
+ * edge minutes of its tried intervals (read whole from the rollups) that fell outside them: from
+ * the live view's seconds, while it holds that minute (the last 5 minutes), for the customers
+ * the rollups have in that minute. 0 where it cannot tell.
+ */
+async function decisionsOutside(
   ctx: UsageContext,
   live: LiveTraffic,
   scope: DryRunScope,
-  tried: readonly TriedLimit[],
+  judged: readonly JudgedLimit[],
   range: Range,
-): Promise<(limit: TriedLimit) => number> {
+): Promise<(limit: JudgedLimit) => number> {
   const now = ctx.clock.now();
   const held = now - MAX_TRAFFIC_SECONDS * SECOND_MS;
-  const recent = tried.filter(
-    (l) =>
-      l.dryRun &&
-      l.since !== null &&
-      l.since !== undefined &&
-      countedFrom(range.fromMs, l.since) > range.fromMs &&
-      minuteOf(l.since) >= held,
-  );
-  if (recent.length === 0) return () => 0;
-  const minutes = [...new Set(recent.map((l) => minuteOf(l.since as number)))];
+  const edges = new Map<JudgedLimit, Set<number>>();
+  for (const limit of judged) {
+    const minutes = edgeMinutesOf(limit.tried, range).filter((m) => m >= held);
+    if (minutes.length > 0) edges.set(limit, new Set(minutes));
+  }
+  if (edges.size === 0) return () => 0;
   const customerIds = new Set<number>();
-  for (const minute of minutes) {
+  for (const minute of new Set([...edges.values()].flatMap((m) => [...m]))) {
     const rows = readUsage(
       ctx.db,
       { fromMs: minute, toMs: minute + MINUTE_MS, ...scope },
@@ -165,13 +186,14 @@ async function decisionsBefore(
   if (customerIds.size === 0) return () => 0;
   const { seconds } = await live.takenSeconds(now, MAX_TRAFFIC_SECONDS, [...customerIds]);
   return (limit) => {
-    if (!recent.includes(limit)) return 0;
-    const since = limit.since as number;
+    const minutes = edges.get(limit);
+    if (!minutes) return 0;
     let count = 0;
     for (const id of customerIds) {
       for (const s of seconds.get(`${id}|${limit.operation}`) ?? []) {
-        // Whole seconds before the addition; the second it came in counts as after it.
-        if (s.t >= minuteOf(since) && s.t + SECOND_MS <= since) count += s.allowed + s.denied;
+        if (minutes.has(minuteOf(s.t)) && outsideSecond(s.t, limit.tried)) {
+          count += s.allowed + s.denied;
+        }
       }
     }
     return count;

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { activeOverride, limitsFor, type PolicySnapshot } from "@/lib/policy/snapshot";
 import { MAX_TRAFFIC_SECONDS } from "@/lib/schemas/query.schema";
 import type { nearLimitQuerySchema } from "@/lib/schemas/usage.schema";
+import { takesOf } from "@/lib/usage/bucket-history";
 import type { LiveScope, LiveTraffic } from "@/lib/usage/live-traffic";
 import {
   type CustomerLimits,
@@ -62,9 +63,9 @@ export interface RollupNearLimits {
 }
 
 /**
- * nearLimitsFromRollups measures, from the rollups, the customers' peak use over the range
- * (default 24 h) of their current enforced limits of at least a rollup step, and finds those
- * refused: the part of the near-limit answer SQLite gives.
+ * nearLimitsFromRollups measures, from the rollups, how deep the customers drained the buckets
+ * of their current enforced limits of at least a rollup step over the range (default 24 h), and
+ * finds those refused by their limits: the part of the near-limit answer SQLite gives.
  */
 export function nearLimitsFromRollups(
   ctx: UsageContext,
@@ -91,10 +92,10 @@ export function nearLimitsFromRollups(
 }
 
 /**
- * nearLimitCustomers lists the customers whose peak use over the range (default 24 h) reached
- * `minShare` (0.8) of one of their current enforced limits, and those refused by any limit (at
- * 100%): limits of at least the rollups' step are measured from the rollups, shorter ones per
- * second from the live view (`live`) over the part of the range it holds (see NearLimit).
+ * nearLimitCustomers lists the customers who drained the bucket of one of their current enforced
+ * limits to `minShare` (0.8) of it over the range (default 24 h), and those refused by any limit
+ * (at 100%): limits of at least the rollups' step are replayed from the rollups, shorter ones
+ * from the live view's seconds (`live`) over the part of the range it holds (see NearLimit).
  */
 export async function nearLimitCustomers(
   ctx: UsageContext,
@@ -146,8 +147,8 @@ export async function nearLimitCustomers(
 }
 
 /**
- * perSecondPeaks measures the limits shorter than the rollups' step per second, from the live
- * view, over the part of the range it holds: for the customers with decisions in it that match
+ * perSecondPeaks replays the buckets of the limits shorter than the rollups' step from the live
+ * view's seconds, over the part of the range it holds (from full at its start): for the customers with decisions in it that match
  * the filters (their current plan), the busiest MAX_PER_SECOND_CUSTOMERS. `measured` names the
  * limits it measured ("<customer>|<operation>|<count>/<periodMs>").
  */
@@ -208,12 +209,15 @@ async function perSecondPeaks(
   const measured = new Set<string>();
   for (const { customerId, operation, policy, short } of wanted) {
     const key = `${customerId}|${operation}`;
-    const steps = (view.seconds.get(key) ?? [])
+    // The takes as the inspector replays them: each second's spread over its decisions.
+    const takes = (view.seconds.get(key) ?? [])
       .filter((s) => s.t >= fromMs && s.t < toMs)
-      .map((s) => ({ startMs: s.t, tokensTaken: s.taken }));
+      .flatMap(takesOf);
     for (const l of short) measured.add(`${key}|${l.count}/${l.periodMs}`);
     peaks.push(
-      ...peaksOf(customerId, operation, policy.source, steps, short, SECOND_MS, {
+      ...peaksOf(customerId, operation, policy.source, takes, short, {
+        fromMs,
+        resolutionMs: SECOND_MS,
         minShare: q.minShare,
         refused: q.refusedOf(key),
       }),

@@ -7,7 +7,11 @@ import type { Outcome } from "./plans";
 import { MAX_DETAIL_SPAN_MS, minutesFrom, namesOf, type UsageContext } from "./usage";
 import { resolveRange } from "./usage-range";
 
-/** CSV_COLUMNS are the export's header: one row per UTC day, customer, plan and operation. */
+/**
+ * CSV_COLUMNS are the export's header: one row per UTC day, customer, plan and operation. `denied`
+ * counts refusals by the limits (429); `too_large` those refused for their cost (413: more tokens
+ * than a limit holds), whose cost `tokens_requested` leaves out.
+ */
 export const CSV_COLUMNS = [
   "date",
   "customer_id",
@@ -19,6 +23,7 @@ export const CSV_COLUMNS = [
   "unavailable",
   "tokens_requested",
   "tokens_taken",
+  "too_large",
 ] as const;
 
 /** DEFAULT_CSV_SPAN_MS: an export without `from` covers the last 30 days. */
@@ -69,6 +74,7 @@ export function usageCsv(
       r.unavailable,
       r.tokensRequested,
       r.tokensTaken,
+      r.tooLarge,
     ]);
   }
   const filename = `ratekeeper-usage-${isoDay(fromMs)}-to-${isoDay(toMs - DAY_MS)}.csv`;

@@ -25,6 +25,7 @@ import {
   STEP_MS,
   type UsageReport,
   usageReport,
+  zero,
 } from "@/lib/usage/usage-report";
 import type { UsageSettings } from "@/lib/usage/usage-settings";
 import type { Outcome } from "./plans";
@@ -191,11 +192,7 @@ export function plansUsage(
   for (const c of listCustomers(ctx.db)) counts.set(c.planId, (counts.get(c.planId) ?? 0) + 1);
   const empty = (planId: number): PlanUsage => ({
     planId,
-    allowed: 0,
-    denied: 0,
-    unavailable: 0,
-    tokensRequested: 0,
-    tokensTaken: 0,
+    ...zero(),
     activeCustomers: 0,
     refusedCustomers: 0,
   });

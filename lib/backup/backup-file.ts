@@ -175,12 +175,12 @@ export function writeBackup(
     throw new Error(`Cannot write ${target}`);
   }
   if (exists?.isDirectory()) throw new Error(`${target} is a directory: name a file in it`);
+  const part = databaseFileAt(resolved, source);
+  if (part !== undefined)
+    throw new Error(`${target} ${describeDatabaseFile(part)}: name another file`);
   checkWritableDirectory(path.dirname(resolved));
   if (exists && !options.overwrite) {
     throw new Error(`${target} exists: name a new file, or pass --force to replace it`);
-  }
-  if (exists && realpathSync(resolved) === realpathOrSelf(source)) {
-    throw new Error(`${target} is the database itself: name another file`);
   }
   const copy = copyChecked(source, resolved);
   try {
@@ -193,10 +193,62 @@ export function writeBackup(
   return { path: resolved, bytes, migrations, counts };
 }
 
-function realpathOrSelf(file: string): string {
+/** DATABASE_FILES are the suffixes of the files SQLite keeps a database in: the main file, its log, its shared memory, its rollback journal. */
+const DATABASE_FILES = ["", "-wal", "-shm", "-journal"] as const;
+
+/** DatabaseFile is one of the files a SQLite database lives in, by its suffix ("" for the main file). */
+export type DatabaseFile = (typeof DATABASE_FILES)[number];
+
+/**
+ * databaseFileAt tells whether `file` is one of the files the database at `database` lives in
+ * (the main file, or its -wal, -shm or -journal beside it), through symbolic links and hard
+ * links: which one, or undefined for any other file. Writing over any of them corrupts the
+ * database or loses its latest writes.
+ */
+export function databaseFileAt(file: string, database: string): DatabaseFile | undefined {
+  const target = canonicalPath(file);
+  const main = canonicalPath(database);
+  const plain = path.resolve(database);
+  for (const suffix of DATABASE_FILES) {
+    if (target === `${main}${suffix}` || target === `${plain}${suffix}`) return suffix;
+  }
+  const stats = statSync(file, { throwIfNoEntry: false });
+  if (stats?.isFile()) {
+    for (const suffix of DATABASE_FILES) {
+      const other = statSync(`${main}${suffix}`, { throwIfNoEntry: false });
+      if (other && other.ino === stats.ino && other.dev === stats.dev) return suffix;
+    }
+  }
+  return undefined;
+}
+
+/** describeDatabaseFile names what a database's file is, after its path: "is the database itself". */
+export function describeDatabaseFile(part: DatabaseFile): string {
+  switch (part) {
+    case "":
+      return "is the database itself";
+    case "-wal":
+      return "is the database's write-ahead log (its -wal file, which holds its latest writes)";
+    case "-shm":
+      return "is the database's shared-memory index (its -shm file)";
+    case "-journal":
+      return "is the database's rollback journal (its -journal file)";
+  }
+}
+
+/**
+ * canonicalPath is `file`'s absolute path with every symbolic link resolved, also for a file
+ * that does not exist yet (through its directory's real path).
+ */
+function canonicalPath(file: string): string {
+  const resolved = path.resolve(file);
   try {
-    return realpathSync(file);
+    return realpathSync(resolved);
   } catch {
-    return path.resolve(file);
+    try {
+      return path.join(realpathSync(path.dirname(resolved)), path.basename(resolved));
+    } catch {
+      return resolved;
+    }
   }
 }

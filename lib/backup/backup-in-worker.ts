@@ -32,7 +32,7 @@ function workerEntry(): { entry: string; eval: boolean } {
 /**
  * writeBackupInWorker runs writeBackup (see backup-file.ts) in a worker thread, with its own
  * read-only connection, so the calling thread's event loop never waits on the copy. It rejects
- * with the worker's error, and ends the worker when `signal` aborts (the temporary file it was
+ * with the worker's error (its `routine` set: see isRoutineFailure), and ends the worker when `signal` aborts (the temporary file it was
  * writing stays, hidden, until the schedule's next start clears it).
  */
 export function writeBackupInWorker(
@@ -57,16 +57,24 @@ export function writeBackupInWorker(
       if (answer.ok) resolve(answer.report);
       else {
         const cause = answer.cause === undefined ? undefined : new Error(answer.cause);
-        reject(new Error(answer.message, { cause }));
+        const failure = Object.assign(new Error(answer.message, { cause }), {
+          routine: answer.routine,
+        });
+        if (answer.stack !== undefined) failure.stack = answer.stack;
+        reject(failure);
       }
     });
     worker.once("error", (error) => {
       answered = true;
-      reject(new Error(`The backup worker failed: ${error.message}`, { cause: error }));
+      const failure = new Error(`The backup worker failed: ${error.message}`, { cause: error });
+      reject(Object.assign(failure, { routine: false }));
     });
     worker.once("exit", (code) => {
       signal?.removeEventListener("abort", onAbort);
-      if (!answered) reject(new Error(`The backup worker exited with ${code} before answering`));
+      if (!answered) {
+        const failure = new Error(`The backup worker exited with ${code} before answering`);
+        reject(Object.assign(failure, { routine: false }));
+      }
     });
   });
 }

@@ -5,7 +5,7 @@ import type { Clock } from "@/lib/limiter";
 import type { Logger } from "@/lib/log";
 import type { BackupReport } from "./backup-file";
 import { backupFileName, backupTimeOf } from "./backup-names";
-import { formatBytes } from "./backup-report";
+import { failureText, formatBytes, formatCount, isRoutineFailure } from "./backup-report";
 
 /** MAX_RETRY_MS bounds the wait before a failed backup is tried again: 15 minutes. */
 export const MAX_RETRY_MS = 15 * 60_000;
@@ -56,7 +56,9 @@ export interface BackupScheduleOptions extends BackupSettings {
  * newest `keep`. It continues the history it finds in `dir`: the first backup is due one
  * interval after the newest there (at once with none), so a server restarted more often than
  * the interval still backs up. A failed backup is logged as an error, counted, and tried again
- * after min(interval, MAX_RETRY_MS); it never throws out of the schedule.
+ * after min(interval, MAX_RETRY_MS); it never throws out of the schedule. A backup named later
+ * than now (left by a clock that ran ahead) is neither the newest nor pruned: it is kept, and
+ * named in a warning once.
  */
 export class BackupSchedule {
   private readonly options: BackupScheduleOptions;
@@ -66,6 +68,8 @@ export class BackupSchedule {
   private hasBackup = false;
   private failureCount = 0;
   private loop: Promise<void> | undefined;
+  /** warnedFuture holds the names of backups named in the future already warned about. */
+  private readonly warnedFuture = new Set<string>();
 
   /** constructor reads nothing yet; `start` looks at the directory. */
   constructor(options: BackupScheduleOptions) {
@@ -76,26 +80,26 @@ export class BackupSchedule {
   /** start clears temporary files a crash left, then runs the schedule until `stop`. */
   start(): void {
     if (this.loop) return;
-    const { dir, intervalMs, keep, log } = this.options;
+    const { clock, dir, intervalMs, keep, log } = this.options;
+    log.info(
+      `Scheduled backups: every ${describeMs(intervalMs)} into ${dir}, keeping the newest ${keep}.`,
+    );
     const newest = this.newestBackupMs();
     if (newest !== undefined) {
       this.lastSuccessMs = newest;
       this.hasBackup = true;
     }
-    log.info(
-      `Scheduled backups: every ${describeMs(intervalMs)} into ${dir}, keeping the newest ${keep}.`,
-    );
+    const dueMs = newest === undefined ? clock.now() : newest + intervalMs;
     try {
       mkdirSync(dir, { recursive: true });
     } catch (error) {
       log.error(
-        `Could not create BACKUP_DIR ${dir}: every backup will fail until it exists`,
-        error,
+        `Could not create BACKUP_DIR ${dir}: ${failureText(error)}; each backup tries again, the next ${whenDue(dueMs, clock.now())}`,
       );
     }
     this.clearStaleTemps();
     // run catches what a backup throws; this is for the unforeseen, which must not end the server.
-    this.loop = this.run(newest).catch((error: unknown) => {
+    this.loop = this.run(dueMs).catch((error: unknown) => {
       log.error("BACKUP SCHEDULE STOPPED: no more scheduled backups until a restart", error);
     });
   }
@@ -121,10 +125,16 @@ export class BackupSchedule {
    * (logged and counted).
    */
   async backupNow(): Promise<BackupReport | undefined> {
-    const { clock, dir, log } = this.options;
+    const { clock, dir, intervalMs, log } = this.options;
     const takenMs = clock.now();
     const file = path.join(dir, backupFileName(takenMs));
     let report: BackupReport;
+    try {
+      // A directory that could not be created at the start (or was removed since) is tried again.
+      mkdirSync(dir, { recursive: true });
+    } catch {
+      // The write below fails and says why.
+    }
     try {
       report = await this.options.write(file, this.abort.signal);
     } catch (error) {
@@ -133,27 +143,26 @@ export class BackupSchedule {
       const newest = this.hasBackup
         ? `the newest backup is ${describeMs(clock.now() - this.lastSuccessMs)} old`
         : "there is no backup yet";
-      log.error(
-        `BACKUP FAILED: could not write ${file} (${this.failureCount} failed since the start; ${newest})`,
-        error,
-      );
+      const retryAt = clock.now() + Math.min(intervalMs, MAX_RETRY_MS);
+      const line = `BACKUP FAILED: could not write ${file}: ${failureText(error)} (${this.failureCount} failed since the start; ${newest}); trying again ${whenDue(retryAt, clock.now())}`;
+      // A routine failure says all in its message; a stack only helps with the unforeseen.
+      if (isRoutineFailure(error)) log.error(line);
+      else log.error(line, error);
       return undefined;
     }
     this.lastSuccessMs = takenMs;
     this.hasBackup = true;
     log.info(
-      `Backup written: ${report.path} (${formatBytes(report.bytes)}, ${report.counts.customers} customers, ${report.counts.auditEntries} audit entries).`,
+      `Backup written: ${report.path} (${formatBytes(report.bytes)}, ${formatCount(report.counts.customers)} customers, ${formatCount(report.counts.auditEntries)} audit entries).`,
     );
-    this.prune();
+    this.prune(path.basename(file));
     return report;
   }
 
-  private async run(newestMs: number | undefined): Promise<void> {
+  private async run(firstDueMs: number): Promise<void> {
     const { clock, intervalMs } = this.options;
     const retryMs = Math.min(intervalMs, MAX_RETRY_MS);
-    const now = clock.now();
-    // A newest backup stamped in the future (a clock set back) must not hold backups off.
-    let dueMs = newestMs === undefined ? now : Math.min(newestMs + intervalMs, now + intervalMs);
+    let dueMs = firstDueMs;
     while (!this.abort.signal.aborted) {
       try {
         await clock.sleep(Math.max(0, dueMs - clock.now()), this.abort.signal);
@@ -165,33 +174,56 @@ export class BackupSchedule {
     }
   }
 
-  /** backups lists the scheduled backups in `dir`, newest first. */
+  /**
+   * backups lists the scheduled backups in `dir` named at or before now, newest first. One named
+   * later than now (a clock that ran ahead) is left out, so it is neither the newest nor pruned,
+   * and named in a warning the first time it is seen.
+   */
   private backups(): { name: string; ms: number }[] {
+    const { clock, dir, log } = this.options;
     let names: string[];
     try {
-      names = readdirSync(this.options.dir);
+      names = readdirSync(dir);
     } catch {
       return [];
     }
-    return names
-      .map((name) => ({ name, ms: backupTimeOf(name) }))
-      .filter((entry): entry is { name: string; ms: number } => entry.ms !== undefined)
-      .sort((a, b) => b.ms - a.ms);
+    const nowMs = clock.now();
+    const found: { name: string; ms: number }[] = [];
+    for (const name of names) {
+      const ms = backupTimeOf(name);
+      if (ms === undefined) continue;
+      if (ms <= nowMs) found.push({ name, ms });
+      else if (!this.warnedFuture.has(name)) {
+        this.warnedFuture.add(name);
+        log.warn(
+          `Backup ${path.join(dir, name)} is named later than now (${new Date(nowMs).toISOString()}): a clock ran ahead when it was written. It is kept, never pruned and not counted as the newest; move it out of BACKUP_DIR or delete it once you have checked it.`,
+        );
+      }
+    }
+    return found.sort((a, b) => b.ms - a.ms);
   }
 
   private newestBackupMs(): number | undefined {
     return this.backups()[0]?.ms;
   }
 
-  /** prune deletes the backups beyond the newest `keep`, and only files named as backups. */
-  private prune(): void {
+  /**
+   * prune deletes the backups beyond the newest `keep`, and only files named as backups: never
+   * `written`, the backup just taken, nor one named in the future.
+   */
+  private prune(written: string): void {
     const { dir, keep, log } = this.options;
-    for (const { name } of this.backups().slice(keep)) {
+    const listed = this.backups();
+    const others = listed.filter(({ name }) => name !== written);
+    const room = others.length < listed.length ? keep - 1 : keep;
+    for (const { name } of others.slice(room)) {
       try {
         rmSync(path.join(dir, name));
         log.info(`Backup pruned (BACKUP_KEEP=${keep}): ${name}`);
       } catch (error) {
-        log.error(`Could not delete the old backup ${path.join(dir, name)}`, error);
+        log.error(
+          `Could not delete the old backup ${path.join(dir, name)}: ${failureText(error)}; the next backup tries again`,
+        );
       }
     }
   }
@@ -209,6 +241,12 @@ export class BackupSchedule {
       log.info(`Removed ${name}, the unfinished copy of an interrupted backup.`);
     }
   }
+}
+
+/** whenDue says when something due at `dueMs` happens, from `nowMs`: "in 15 min (at 2025-01-01T00:15:00.000Z)". */
+function whenDue(dueMs: number, nowMs: number): string {
+  const at = new Date(dueMs).toISOString();
+  return dueMs <= nowMs ? `now (${at})` : `in ${describeMs(dueMs - nowMs)} (at ${at})`;
 }
 
 /** describeMs writes a duration for the log, rounded to its largest unit: "6 h", "90 s", "0 s". */

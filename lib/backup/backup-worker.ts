@@ -4,6 +4,7 @@
 // this file into dist/backup-worker.mjs.
 import { parentPort, workerData } from "node:worker_threads";
 import { type BackupOptions, writeBackup } from "./backup-file";
+import { isRoutineFailure } from "./backup-report";
 
 /** BackupRequest is what the worker is asked: copy `source` to `target`. */
 export interface BackupRequest extends BackupOptions {
@@ -11,10 +12,13 @@ export interface BackupRequest extends BackupOptions {
   target: string;
 }
 
-/** BackupAnswer is the worker's one message: the report, or the error's message and cause. */
+/**
+ * BackupAnswer is the worker's one message: the report, or the error's message and cause, whether
+ * it is routine (isRoutineFailure), and the stack of one that is not.
+ */
 export type BackupAnswer =
   | { ok: true; report: ReturnType<typeof writeBackup> }
-  | { ok: false; message: string; cause?: string };
+  | { ok: false; message: string; cause?: string; routine: boolean; stack?: string };
 
 if (parentPort) {
   const { source, target, overwrite } = workerData as BackupRequest;
@@ -22,11 +26,14 @@ if (parentPort) {
   try {
     answer = { ok: true, report: writeBackup(source, target, { overwrite }) };
   } catch (error) {
-    const { message, cause } = error as Error;
+    const { message, cause, stack } = error as Error;
+    const routine = isRoutineFailure(error);
     answer = {
       ok: false,
       message,
       cause: cause instanceof Error ? cause.message : undefined,
+      routine,
+      stack: routine ? undefined : stack,
     };
   }
   parentPort.postMessage(answer);

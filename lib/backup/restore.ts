@@ -8,7 +8,14 @@ import {
   openExistingDatabase,
   settleDatabase,
 } from "@/db/maintenance";
-import { checkWritableDirectory, copyChecked, publish, removeTemp } from "./backup-file";
+import {
+  checkWritableDirectory,
+  copyChecked,
+  databaseFileAt,
+  describeDatabaseFile,
+  publish,
+  removeTemp,
+} from "./backup-file";
 import { utcStamp } from "./backup-names";
 
 /** RestoreReport says what a restore did: the database written, what it holds, what it replaced. */
@@ -27,13 +34,13 @@ export interface RestoreReport {
 
 /**
  * checkBackup opens a backup read-only and throws an Error unless it is a sound Ratekeeper
- * database this version can open: it passes `PRAGMA integrity_check` and holds no migration
- * newer than this code's (an older one is fine: the server migrates it on start).
+ * database this version can open: it passes `PRAGMA integrity_check`, its migrations are this
+ * code's, in order, and none is newer (an older schema is fine: the server migrates it on start).
  */
 export function checkBackup(backup: string): { migrations: MigrationLevel } {
-  if (!statSync(backup, { throwIfNoEntry: false })?.isFile()) {
-    throw new Error(`No backup at ${backup}`);
-  }
+  const found = statSync(backup, { throwIfNoEntry: false });
+  if (found?.isDirectory()) throw new Error(`${backup} is a directory: name a backup file in it`);
+  if (!found?.isFile()) throw new Error(`No backup at ${backup}`);
   const sqlite = openExistingDatabase(backup);
   try {
     const problems = integrityProblems(sqlite);
@@ -43,6 +50,11 @@ export function checkBackup(backup: string): { migrations: MigrationLevel } {
       );
     }
     const migrations = migrationLevel(sqlite);
+    if (migrations.foreign !== null) {
+      throw new Error(
+        `${backup} is not a database of this Ratekeeper: its ${migrations.foreign}, so the server could not migrate it. It is not restored`,
+      );
+    }
     if (migrations.newer) {
       throw new Error(
         `${backup} was written by a newer Ratekeeper (its schema has migrations this version does not know): restore it with that version or a later one`,
@@ -59,9 +71,16 @@ export function checkBackup(backup: string): { migrations: MigrationLevel } {
  * after it. It checks the backup first (checkBackup) and refuses while any process has the
  * database open (a running server: stop it first). The database it replaces is not deleted:
  * its write-ahead log is folded into it and it is kept as `<database>.replaced-<UTC time>`;
- * stale -wal and -shm files never meet the restored copy. `nowMs` stamps the kept file's name.
+ * stale -wal and -shm files never meet the restored copy. It refuses a backup that is one of the
+ * database's own files. `nowMs` stamps the kept file's name.
  */
 export function restoreBackup(backup: string, database: string, nowMs: number): RestoreReport {
+  const part = databaseFileAt(backup, database);
+  if (part !== undefined) {
+    throw new Error(
+      `${backup} ${describeDatabaseFile(part)} (DATABASE_PATH): name a backup to restore it from`,
+    );
+  }
   checkBackup(backup);
   const target = path.resolve(database);
   const dir = path.dirname(target);
@@ -82,8 +101,11 @@ export function restoreBackup(backup: string, database: string, nowMs: number): 
     // A -wal or -shm still there (SQLite could not read the replaced database) belongs to it,
     // never to the copy: SQLite would replay a stale log into the restored file.
     for (const suffix of ["-wal", "-shm"]) {
-      if (existsSync(`${target}${suffix}`)) {
-        if (keptAs && suffix === "-wal") renameSync(`${target}${suffix}`, `${keptAs}${suffix}`);
+      const leftover = statSync(`${target}${suffix}`, { throwIfNoEntry: false });
+      if (leftover) {
+        // An empty log holds nothing of the replaced database: not worth keeping beside it.
+        if (keptAs && suffix === "-wal" && leftover.size > 0)
+          renameSync(`${target}${suffix}`, `${keptAs}${suffix}`);
         else rmSync(`${target}${suffix}`, { force: true });
       }
     }

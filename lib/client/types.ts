@@ -51,6 +51,8 @@ export type {
   UsageSeries,
 };
 
+/** DryRunState is what a tried limit is now (see DRY_RUN_STATES for its words). */
+export type DryRunState = DryRunLimitReport["state"];
 /** NamedCustomerUsage is a customer's usage over a range, with its name and current plan. */
 export type NamedCustomerUsage = AdminUsage.NamedCustomerUsage;
 /** PlanUsageView is a plan's aggregates over a range. */

@@ -8,8 +8,9 @@ export interface Health {
 
 /**
  * healthOf says whether this instance can decide. The full app answers 200 while it runs, with
- * where the buckets are (`memory`, or `redis` with `redis: "up" | "down"`): a load balancer
- * can keep it in while Redis is down, the failure policy decides what requests get. An edge
+ * where the buckets are (`memory`, or `redis` with `redis: "connecting" | "up" | "down"`:
+ * `connecting` until Redis first answered, see RedisHealth): a load balancer can keep it in
+ * while Redis is down, the failure policy decides what requests get. An edge
  * answers the same once it holds a policy, with `role: "edge"` and the policy's revision (the
  * control plane's audit count it was read at), and 503 `starting` until then: it cannot
  * decide anything yet.

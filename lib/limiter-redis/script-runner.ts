@@ -36,7 +36,7 @@ export class RedisDeadlineError extends Error {
 
 /** NOT_SENT says why a decision failed when Redis's clock could not be read in time. */
 const NOT_SENT =
-  "Redis did not answer in time (its clock could not be read: the decision was not sent)";
+  "Redis did not answer in time: its clock could not be read, so the decision was not sent";
 
 /**
  * isDecisionCommand tells the decision script's commands (EVALSHA or EVAL of DECIDE), which time
@@ -264,7 +264,7 @@ export class ScriptRunner {
               answered = true;
               reject(
                 new RedisDeadlineError(
-                  "Redis did not answer the decision in time (its script refuses to run late)",
+                  "Redis did not answer the decision in time; its script refuses to run late",
                 ),
               );
             });

@@ -88,14 +88,15 @@ function reasonOf(decision: Decision): DecisionReason {
  * decide is the one decision path of the app: it takes `cost` tokens from the customer's buckets
  * for `operation` in one all-or-nothing decision (and evaluates the customer's dry-run limits,
  * which never refuse) and records it: the usage rollups count every decision (a fail-closed
- * refusal as "unavailable", a dry-run limit's would-be refusals per limit); the decision counter
- * and the live traffic log count those the store made; the latency histogram times the store's
- * call. A peek records nothing. Every caller (the protected routes, the decision API, the
- * gateway, the dashboard's test request) goes through here and maps the reason with `statusOf`,
- * so none can answer differently. It answers at once when the store does (in memory) and with a
- * Promise when the store does (Redis): callers await it, and a batch of in-memory decisions
- * makes no Promise at all. A cost outside the one cost rule (cost.schema.ts) is the caller's
- * mistake, a RangeError before anything is taken or counted: every surface validates it first.
+ * refusal as "unavailable", one refused for its cost as "too_large" with no tokens requested, a
+ * dry-run limit's would-be refusals per limit); the decision counter and the live traffic log
+ * count those the store made; the latency histogram times the store's call. A peek records
+ * nothing. Every caller (the protected routes, the decision API, the gateway, the dashboard's
+ * test request) goes through here and maps the reason with `statusOf`, so none can answer
+ * differently. It answers at once when the store does (in memory) and with a Promise when the
+ * store does (Redis): callers await it, and a batch of in-memory decisions makes no Promise at
+ * all. A cost outside the one cost rule (cost.schema.ts) is the caller's mistake, a RangeError
+ * before anything is taken or counted: every surface validates it first.
  */
 export function decide(
   ctx: DecisionContext,
@@ -132,12 +133,15 @@ function record(
   const verdict = verdictOf(customer, operation, cost, now, decision);
   const { allowed } = decision.details;
   const available = verdict.reason !== "store_unavailable";
+  // Regression: a 413 counted as a refusal by the limits, and its cost as tokens requested (a
+  // customer with three of them was "near its limit" with 3,000,000 tokens requested).
+  const tooLarge = verdict.reason === "cost_exceeds_limit";
   ctx.usage.record(
     customer.id,
     customer.planId,
     operation,
-    !available ? "unavailable" : allowed ? "allowed" : "denied",
-    cost,
+    !available ? "unavailable" : allowed ? "allowed" : tooLarge ? "too_large" : "denied",
+    tooLarge ? 0 : cost,
     decision.details.tokensConsumed,
     now,
   );

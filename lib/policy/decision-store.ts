@@ -35,11 +35,18 @@ export interface Decision {
   dryRun?: DryRunOutcome;
 }
 
+/**
+ * RedisHealth is where an instance stands with Redis: `connecting` until Redis first answers
+ * (and no call to it failed meanwhile), `up` while it answers, `down` from a failed call (a
+ * decision, a background call, the connection itself) until a probe's PING is answered.
+ */
+export type RedisHealth = "connecting" | "up" | "down";
+
 /** StoreStatus describes the bucket store for health checks and the dashboard. */
 export interface StoreStatus {
   store: "memory" | "redis";
-  /** redis is "up" unless the last call to Redis failed. */
-  redis?: "up" | "down";
+  /** redis is where the instance stands with Redis (see RedisHealth); absent in memory. */
+  redis?: RedisHealth;
 }
 
 /**

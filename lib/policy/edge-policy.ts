@@ -173,7 +173,9 @@ export class EdgePolicy {
         for (const resolve of this.waiters.splice(0)) resolve();
       } else this.enter("current", "current", () => this.followedAgain());
     } catch (cause) {
-      this.enter("unreachable", "unreachable", () => this.unreachable(String(cause)));
+      this.enter("unreachable", "unreachable", () =>
+        this.unreachable(cause instanceof Error ? cause.message : String(cause)),
+      );
     }
   }
 
@@ -240,6 +242,6 @@ export class EdgePolicy {
 
   private followedAgain(): string {
     const state = this.options.policy.state;
-    return `The policy snapshot in Redis can be read again: version ${this.held?.version}, revision ${state?.revision}, is followed.`;
+    return `The policy snapshot in Redis can be read again: following version ${this.held?.version}, revision ${state?.revision}.`;
   }
 }

@@ -1,3 +1,4 @@
+import { countOf } from "@/lib/format";
 import type { Clock, Limiter } from "@/lib/limiter";
 import { sleepWithTimer } from "@/lib/limiter/clock";
 import { DecisionBatcher, type RedisClient, RedisLimiter } from "@/lib/limiter-redis";
@@ -55,8 +56,9 @@ export interface RedisDecisionStoreOptions {
   /** retryAfterMs is what a fail-closed refusal tells the client to wait (1 s by default). */
   retryAfterMs?: number;
   /**
-   * probeIntervalMs: while Redis fails, a PING every this long (250 ms by default, on the app's
-   * clock) tells when it answers again; meanwhile decisions take the failure policy at once.
+   * probeIntervalMs: while Redis fails, a PING starts every this long (250 ms by default, on the
+   * app's clock, from one PING's start to the next; at once after a PING that took longer) and
+   * tells when it answers again; meanwhile decisions take the failure policy at once.
    */
   probeIntervalMs?: number;
   /**
@@ -76,11 +78,17 @@ export interface RedisDecisionStoreOptions {
  * that failed took nothing: its script refuses to run past its deadline, so a command that
  * waited in a socket while Redis hung does nothing when Redis resumes (the remaining case, a
  * reply lost after the script ran in time, counts in
- * `ratekeeper_redis_unanswered_decisions_total`). Each failed call counts in
+ * `ratekeeper_redis_unanswered_decisions_total`). Each decision whose call failed counts in
  * `ratekeeper_store_errors_total{store="redis"}`; the log says once when an incident starts and
  * once when it ends. During an incident no decision goes to Redis: a PING every
- * `probeIntervalMs` (no customer's decision) tells when it answers again, which ends the incident,
+ * `probeIntervalMs` (no customer's decision; a failed one counts in
+ * `ratekeeper_store_probe_failures_total`) tells when it answers again, which ends the incident,
  * and decisions return to Redis with no restart.
+ *
+ * `status` says `connecting` until Redis first answered (a PING when the connection is ready, or
+ * a decision), `up` while it answers and `down` during an incident. An incident starts with any
+ * failed call, not only a decision's: the connection's errors, and the background calls
+ * reported with `noteFailure` (usage pushes and claims, snapshot checks).
  *
  * With a DenyCache, a refusal is remembered until its retry-after and repeated requests for
  * the same customer, operation and cost are refused from memory; `forget` and `invalidate`
@@ -98,8 +106,11 @@ export class RedisDecisionStore implements DecisionStore {
   private readonly retryAfterMs: number;
   private readonly appClock: Clock;
   private readonly probeIntervalMs: number;
-  /** incident counts the failed calls since Redis last answered (null: Redis is up). */
-  private incident: { since: number; failures: number } | null = null;
+  private readonly timeoutMs: number;
+  /** incident counts the failed calls since Redis last answered (null: no incident). */
+  private incident: Incident | null = null;
+  /** reached is set once Redis answered a call: before, the store is `connecting`. */
+  private reached = false;
   /** probing is set while the probe loop runs (during an incident). */
   private probing = false;
   /** closing stops the probe loop when the store closes. */
@@ -126,6 +137,25 @@ export class RedisDecisionStore implements DecisionStore {
     this.probeIntervalMs = options.probeIntervalMs ?? 250;
     this.denyCache = options.denyCache;
     this.announceReset = options.announceReset;
+    this.timeoutMs = options.timeoutMs ?? 200;
+    // Both series exist from the start, at 0: a rate over a series that appears late misses its
+    // first failures.
+    this.metrics.storeErrors.labels("redis").inc(0);
+    this.metrics.storeProbeFailures.labels("redis").inc(0);
+    // A connection that fails starts an incident; one that opens is asked whether Redis answers.
+    this.redis.on("error", (error: unknown) =>
+      this.failed(error, this.appClock.now(), "connection"),
+    );
+    this.redis.on("ready", () => void this.check());
+  }
+
+  /**
+   * noteFailure starts an incident (or counts in the one going on) for a call to Redis that
+   * failed outside the decisions: a usage push or claim, a snapshot check. Redis's error replies
+   * are answers, not failures: callers report only calls Redis did not answer.
+   */
+  noteFailure(error: unknown): void {
+    this.failed(error, this.appClock.now(), "other");
   }
 
   async decide(input: RequestInput, n: number): Promise<Decision> {
@@ -181,7 +211,7 @@ export class RedisDecisionStore implements DecisionStore {
         remote += await this.remote.forget(bucketKey(customerId, operation));
       }
     } catch (error) {
-      this.failed(error, this.appClock.now());
+      this.failed(error, this.appClock.now(), "other");
       throw error;
     } finally {
       this.denyCache?.forgetCustomers([customerId]);
@@ -201,7 +231,7 @@ export class RedisDecisionStore implements DecisionStore {
   }
 
   status(): StoreStatus {
-    return { store: "redis", redis: this.incident ? "down" : "up" };
+    return { store: "redis", redis: this.incident ? "down" : this.reached ? "up" : "connecting" };
   }
 
   async ready(): Promise<void> {
@@ -210,7 +240,10 @@ export class RedisDecisionStore implements DecisionStore {
     }
     // Deadlines need Redis's clock: compared now, the first decisions need no round trip more.
     // Should Redis not answer, the first decision compares again.
-    await this.remote.batcher.compareClocks().catch(() => {});
+    await this.remote.batcher.compareClocks().then(
+      () => this.answered(this.appClock.now()),
+      () => {},
+    );
   }
 
   async close(): Promise<void> {
@@ -229,30 +262,39 @@ export class RedisDecisionStore implements DecisionStore {
       this.answered(now);
       return details;
     } catch (error) {
-      this.failed(error, now);
+      this.failed(error, now, "decision");
       return undefined;
     }
   }
 
+  /** check PINGs Redis once: an answer makes the store `up` (or ends an incident). */
+  private async check(): Promise<void> {
+    try {
+      await this.redis.ping();
+      this.answered(this.appClock.now());
+    } catch (error) {
+      this.failed(error, this.appClock.now(), "probe");
+    }
+  }
+
   /**
-   * probe PINGs Redis every `probeIntervalMs` of the app's clock while the incident lasts; the
-   * first answer ends it. A PING is nobody's decision: it takes no tokens however late it runs.
+   * probe PINGs Redis while the incident lasts, each PING starting `probeIntervalMs` of the app's
+   * clock after the previous one started (the first that long after the incident did); the first
+   * answer ends it. A PING is nobody's decision: it takes no tokens however late it runs.
    */
   private async probe(): Promise<void> {
     if (this.probing) return;
     this.probing = true;
     const clock = this.appClock;
     const signal = this.closing.signal;
+    let started = clock.now();
     try {
       while (this.incident && !signal.aborted) {
-        await (clock.sleep ?? sleepWithTimer).call(clock, this.probeIntervalMs, signal);
+        const wait = Math.max(0, this.probeIntervalMs - (clock.now() - started));
+        await (clock.sleep ?? sleepWithTimer).call(clock, wait, signal);
         if (!this.incident) break;
-        try {
-          await this.redis.ping();
-          this.answered(clock.now());
-        } catch (error) {
-          this.failed(error, clock.now());
-        }
+        started = clock.now();
+        await this.check();
       }
     } catch {
       // The store closed during the wait.
@@ -261,28 +303,64 @@ export class RedisDecisionStore implements DecisionStore {
     }
   }
 
-  private failed(error: unknown, now: number): void {
-    this.metrics.storeErrors.labels("redis").inc();
+  /**
+   * failed counts a failed call by its kind (decisions in ratekeeper_store_errors_total, probes
+   * in ratekeeper_store_probe_failures_total) and starts an incident if none is going on.
+   */
+  private failed(error: unknown, now: number, kind: FailedCall): void {
+    if (kind === "decision") this.metrics.storeErrors.labels("redis").inc();
+    else if (kind === "probe") this.metrics.storeProbeFailures.labels("redis").inc();
     if (this.incident) {
-      this.incident.failures++;
+      this.incident[kind]++;
       return;
     }
-    this.incident = { since: now, failures: 1 };
+    this.incident = { since: now, decision: 0, probe: 0, other: 0, connection: 0 };
+    this.incident[kind]++;
     void this.probe();
-    const reason = error instanceof Error ? error.message : String(error);
     this.log.warn(
-      `Redis unreachable (${reason}): reads fail ${this.failure.read}, writes fail ${this.failure.write}` +
-        " until it answers again; failed calls count in ratekeeper_store_errors_total.",
+      `Redis unreachable (${describeFailure(error, this.timeoutMs)}): reads fail ${this.failure.read}, writes fail ${this.failure.write}` +
+        ` until it answers again, checked with a PING every ${this.probeIntervalMs} ms; failed decisions count in ratekeeper_store_errors_total.`,
     );
   }
 
   private answered(now: number): void {
+    this.reached = true;
     const incident = this.incident;
     if (!incident) return;
     this.incident = null;
     const seconds = Math.max(0, Math.round((now - incident.since) / 1000));
-    this.log.info(
-      `Redis answers again after ${incident.failures} failed calls over ${seconds} s: decisions use it again.`,
-    );
+    const failures = [
+      countOf(incident.decision, "failed decision"),
+      countOf(incident.probe, "failed probe"),
+    ];
+    if (incident.other > 0) failures.push(countOf(incident.other, "other failed call"));
+    if (incident.connection > 0) {
+      failures.push(countOf(incident.connection, "failed connection attempt"));
+    }
+    const listed = `${failures.slice(0, -1).join(", ")} and ${failures.at(-1)}`;
+    this.log.info(`Redis answers again after ${listed} over ${seconds} s: decisions use it again.`);
   }
+}
+
+/**
+ * FailedCall is what failed: a decision, a probe's PING, another call (a background one, a
+ * reset), or the connection itself.
+ */
+type FailedCall = "decision" | "probe" | "other" | "connection";
+
+/** Incident is when Redis started failing and how many calls of each kind failed since. */
+type Incident = { since: number } & Record<FailedCall, number>;
+
+/**
+ * describeFailure says why a call failed in the operator's words: the client's own messages
+ * for a closed connection become "not connected", a command timeout says how long it waited.
+ */
+export function describeFailure(error: unknown, timeoutMs: number): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/Stream isn't writeable|Connection is closed|enableOfflineQueue/i.test(message)) {
+    return "not connected";
+  }
+  if (message === "Command timed out") return `no answer within ${timeoutMs} ms`;
+  // The decisions' own errors start with "Redis", which the incident line has said already.
+  return message.replace(/^Redis (?=did not)/, "");
 }

@@ -11,7 +11,7 @@ import type { RequestInput } from "@/lib/policy/policy-limiter";
 import type { PolicyStore } from "@/lib/policy/policy-store";
 import { PolicyNotices, PolicySync } from "@/lib/policy/policy-sync";
 import { type FailurePolicy, RedisDecisionStore } from "@/lib/policy/redis-decision-store";
-import { connectRedis, connectRedisCluster } from "@/lib/redis";
+import { connectRedis, connectRedisCluster, watchUnanswered } from "@/lib/redis";
 import type { TrafficLog } from "@/lib/usage/traffic-log";
 import type { UsageWrites } from "@/lib/usage/usage-pusher";
 import type { UsageSettings } from "@/lib/usage/usage-settings";
@@ -174,7 +174,7 @@ export function createDecisions(
   // The metrics read the store at each scrape; the store counts into the metrics.
   const metrics = createMetrics(
     () => limiter.size,
-    () => store.status().redis !== "down",
+    () => (store.status().redis ?? "up") === "up",
     () => denyCache?.size ?? 0,
   );
   const store = new RedisDecisionStore({
@@ -190,6 +190,9 @@ export function createDecisions(
     denyCache,
     announceReset: (customerId) => link.notices.publishReset(customerId),
   });
+  // A usage push or claim, a snapshot check or a notice that Redis leaves unanswered tells the
+  // decisions as much as a decision would: the health says so at once, and the probe starts.
+  watchUnanswered(link.client, (error) => store.noteFailure(error));
   return { decisions: store, metrics };
 }
 

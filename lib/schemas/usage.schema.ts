@@ -56,7 +56,10 @@ export const topCustomersQuerySchema = z
   .object({ ...usageFiltersShape, limit: wholeIn(1, 100).optional() })
   .strict();
 
-/** nearLimitQuerySchema adds the least share of a limit that counts as near (0.8 by default). */
+/**
+ * nearLimitQuerySchema adds how far a bucket must have been drained to count as near, as a share
+ * of its count (0.8 by default; 1 for drained buckets only).
+ */
 export const nearLimitQuerySchema = z
   .object({
     ...usageFiltersShape,
@@ -64,7 +67,7 @@ export const nearLimitQuerySchema = z
       .string()
       .regex(/^\d+(\.\d+)?$/, "Must be a number such as 0.8")
       .transform(Number)
-      .refine((n) => n > 0 && n <= 10, "Must be more than 0 and at most 10")
+      .refine((n) => n > 0 && n <= 1, "Must be more than 0 and at most 1")
       .optional(),
     limit: wholeIn(1, 500).optional(),
   })

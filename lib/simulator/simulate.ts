@@ -33,13 +33,16 @@ export interface SimulatedDryRun {
 
 /**
  * SimulationResult is one point per second, from second 0 to the end of the span (or the last
- * request's second, if later), and the totals, decided by the enforced limits alone; and what the
- * dry-run limits would have refused (no limits and 0 when there are none).
+ * request's second, if later), and the totals, decided by the enforced limits alone; what the
+ * dry-run limits would have refused (no limits and 0 when there are none); and `tooLarge`, the
+ * enforced limits whose full bucket holds less than the cost: with any, no request can ever
+ * pass, and the server answers each with 413 (cost_exceeds_limit), not 429.
  */
 export interface SimulationResult {
   seconds: SimulatedSecond[];
   totals: SimulationTotals;
   dryRun: SimulatedDryRun;
+  tooLarge: LimitShape[];
 }
 
 /** SimInput selects the enforced limits, or with `dryRun` the dry-run ones, of the simulation. */
@@ -79,6 +82,12 @@ export function runSimulation(
     [(input: SimInput) => (input.dryRun ? dryRun : enforced)],
     { clock },
   );
+  // Every bucket is full at 0: a wait of Infinity is the limiter saying the cost never fits,
+  // as the server reads it for its 413.
+  const tooLarge = limiter
+    .peekNWithDebug(ENFORCED, cost)
+    .buckets.filter((bucket) => bucket.retryAfterMs === Number.POSITIVE_INFINITY)
+    .map(({ limit: l }) => ({ count: l.count, periodMs: l.periodMs }));
   const refusedBy = new Map<string, number>(dryRun.map((l) => [l.id, 0]));
   let wouldRefuse = 0;
   const sorted = [...timestampsMs].sort((a, b) => a - b);
@@ -126,6 +135,7 @@ export function runSimulation(
         wouldRefuse: refusedBy.get(l.id) ?? 0,
       })),
     },
+    tooLarge,
   };
 }
 

@@ -14,6 +14,8 @@ export interface UsageRow {
   unavailable: number;
   tokensRequested: number;
   tokensTaken: number;
+  /** tooLarge counts the decisions refused for their cost (413; see USAGE_OUTCOMES). */
+  tooLarge: number;
 }
 
 /** DryRunRow counts the admitted decisions one dry-run limit would have refused in a step. */
@@ -34,13 +36,17 @@ export interface UsageBatch {
   dryRun: DryRunRow[];
 }
 
-/** COUNTERS are the additive fields of a UsageRow, in the order every encoding uses. */
+/**
+ * COUNTERS are the additive fields of a UsageRow, in the order every encoding uses (a Redis
+ * field names its counter by index: a new counter goes last, so old instances' fields still read).
+ */
 export const COUNTERS = [
   "allowed",
   "denied",
   "unavailable",
   "tokensRequested",
   "tokensTaken",
+  "tooLarge",
 ] as const;
 
 /** dryRunKey names a dry-run row's identity (everything but `refused`). */
@@ -70,6 +76,7 @@ export function mergeBatches(batches: readonly UsageBatch[], stepMs: number): Us
       into.unavailable += row.unavailable;
       into.tokensRequested += row.tokensRequested;
       into.tokensTaken += row.tokensTaken;
+      into.tooLarge += row.tooLarge;
     }
     for (const row of batch.dryRun) {
       const startMs = row.startMs - (row.startMs % stepMs);

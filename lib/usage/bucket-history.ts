@@ -9,8 +9,8 @@ export interface LevelSample extends BucketLevel {
 /** MAX_STEPS_PER_SECOND: a second's tokens are replayed in at most this many takes. */
 const MAX_STEPS_PER_SECOND = 10;
 
-/** Take is `n` tokens taken at `atMs`. */
-interface Take {
+/** Take is `n` tokens taken at `atMs` (ms since the epoch). */
+export interface Take {
   atMs: number;
   n: number;
 }

@@ -1,22 +1,10 @@
 import type { Tx } from "@/db/client";
 import type { DryRunAggregate } from "@/db/queries/usage";
 import type { LimitShape, LimitSource, Operation } from "@/lib/vocabulary";
-import { MINUTE_MS } from "./time";
+import type { DryRunState, Judgement, TriedLimitKey } from "./dry-run-judge";
+import { type Interval, union } from "./dry-run-timeline";
+import { MINUTE_MS, SECOND_MS } from "./time";
 import { readDryRun, readUsage } from "./usage-read";
-
-/** DryRunState is what became of a limit that was tried: still dry-run, enforced, or gone. */
-export type DryRunState = "dry-run" | "enforced" | "removed";
-
-/**
- * TriedLimit is a limit of the scope's policy now: its operation, shape, whose it is (the plan's
- * or an override's), whether it is dry-run and, if so, since when (ms; null if not recorded).
- */
-export interface TriedLimit extends LimitShape {
-  operation: Operation;
-  source: LimitSource;
-  dryRun: boolean;
-  since?: number | null;
-}
 
 /** DryRunCustomer is a customer a dry-run limit would have refused, and how often. */
 export interface DryRunCustomer {
@@ -26,24 +14,30 @@ export interface DryRunCustomer {
 }
 
 /**
- * DryRunLimitReport is one dry-run limit's verdict over a range: `refused` admitted decisions it
- * would have refused, out of `decisions` (every decision of that operation in the scope: allowed,
- * denied and unavailable alike), so `share` = refused / decisions; `customers` it would have
- * refused at least once, the most refused first in `top` (100 at most). A dry-run limit added
- * within the range counts only the traffic since: `sinceMs` is when it was added (null when it
- * was there before the range, or is not recorded).
+ * DryRunLimitReport is one dry-run limit's verdict over a range, counted only over `tried`: the
+ * parts of the range it was tried in for the scope (see `judge`), oldest first. `refused`
+ * admitted decisions it would have refused, out of `decisions` (every decision of that operation
+ * in the scope in those parts: allowed, denied and unavailable alike), so `share` = refused /
+ * decisions; `customers` it would have refused at least once, the most refused first in `top`
+ * (100 at most). `sinceMs` is when it was added, if within the range (else null); `state` what
+ * it is now, since `stateSinceMs` (null while dry-run, or if not known).
  */
 export interface DryRunLimitReport extends LimitShape {
   operation: Operation;
   source: LimitSource;
   state: DryRunState;
+  stateSinceMs: number | null;
   sinceMs: number | null;
+  tried: Interval[];
   refused: number;
   decisions: number;
   share: number | null;
   customers: number;
   top: DryRunCustomer[];
 }
+
+/** JudgedLimit is a limit to report on and where the report stands on it. */
+export interface JudgedLimit extends TriedLimitKey, Judgement {}
 
 /** DryRunScope is a plan's own dry-run limits, or everything tried on one customer. */
 export type DryRunScope = { planId: number } | { customerId: number };
@@ -56,135 +50,153 @@ export function minuteOf(ms: number): number {
 }
 
 /**
- * countedFrom is where a dry-run limit's report counts from: the range's start, or the minute it
- * was added in, if later (the rollups count by the minute; see `dryRunReport`'s `before`).
+ * windowsOf is what the rollups are read over for intervals within `range`: each from the
+ * minute it starts in (the rollups count whole minutes; from the range's start, for one that
+ * starts with it) until its end, so through the minute it ends in; merged, so no minute is read
+ * twice. `edgeMinutesOf` names the minutes read that the intervals hold only in part.
  */
-export function countedFrom(fromMs: number, since: number | null | undefined): number {
-  return since !== null && since !== undefined && since > fromMs ? minuteOf(since) : fromMs;
+export function windowsOf(tried: readonly Interval[], range: Interval): Interval[] {
+  return union(
+    tried.map((i) => ({
+      fromMs: i.fromMs <= range.fromMs ? range.fromMs : minuteOf(i.fromMs),
+      toMs: Math.min(i.toMs, range.toMs),
+    })),
+  );
 }
 
 /**
- * dryRunReport reports, for each dry-run limit of the scope (those it has now, and those with
- * refusals in the range that have since been promoted or removed), what it would have refused
- * over [fromMs, toMs). For a plan, only the plan's own dry-run limits count (an override's
- * replace them for its customer) and decisions are those made on the plan. A dry-run limit added
- * within the range counts from the minute it was added in, less `before(limit)`: the decisions
- * of that minute made before it was added, where they are known (the live view's seconds).
+ * edgeMinutesOf lists the starts of the minutes that `windowsOf` reads whole but the intervals
+ * hold only in part: those an interval starts or ends within, inside the range.
+ */
+export function edgeMinutesOf(tried: readonly Interval[], range: Interval): number[] {
+  const minutes = new Set<number>();
+  for (const i of tried) {
+    if (i.fromMs > range.fromMs && minuteOf(i.fromMs) !== i.fromMs) minutes.add(minuteOf(i.fromMs));
+    if (i.toMs < range.toMs && minuteOf(i.toMs) !== i.toMs) minutes.add(minuteOf(i.toMs));
+  }
+  return [...minutes].sort((a, b) => a - b);
+}
+
+/**
+ * outsideSecond tells whether the second starting at `t` (ms) lies wholly outside the intervals:
+ * a second an interval starts or ends within counts as inside it.
+ */
+export function outsideSecond(t: number, tried: readonly Interval[]): boolean {
+  return !tried.some((i) => t < i.toMs && t + SECOND_MS > i.fromMs);
+}
+
+/**
+ * refusedLimits lists the limits with would-be refusals in the scope over the range (a plan's:
+ * its own limits only), each once: those a report covers besides the scope's current ones.
+ */
+export function refusedLimits(
+  tx: Tx,
+  scope: DryRunScope,
+  range: Interval,
+  minutesFromMs: number,
+): TriedLimitKey[] {
+  const keys = new Map<string, TriedLimitKey>();
+  for (const row of readRefusals(tx, scope, range, minutesFromMs)) {
+    const key = { ...keyOf(row), source: row.source };
+    keys.set(idOf(key), key);
+  }
+  return [...keys.values()];
+}
+
+function readRefusals(tx: Tx, scope: DryRunScope, window: Interval, minutesFromMs: number) {
+  return readDryRun(
+    tx,
+    "planId" in scope
+      ? { ...window, planId: scope.planId, source: "plan" }
+      : { ...window, customerId: scope.customerId },
+    minutesFromMs,
+  );
+}
+
+function keyOf(row: DryRunAggregate) {
+  return { operation: row.operation, count: row.limitCount, periodMs: row.limitPeriodMs };
+}
+
+function idOf(l: TriedLimitKey): string {
+  return `${l.operation}|${l.count}|${l.periodMs}|${l.source}`;
+}
+
+/**
+ * dryRunReport reports what each judged limit would have refused where it was tried: its
+ * would-be refusals and the scope's decisions of its operation over the rollup windows of its
+ * `tried` intervals (see `windowsOf`), less `outside(limit)`: the decisions in the edge minutes
+ * read that fell outside them, where they are known (the live view's seconds). A limit no longer
+ * tried is reported only if it was tried on some decision. For a plan, only the plan's own
+ * dry-run limits count, and the decisions are those made on the plan.
  */
 export function dryRunReport(
   tx: Tx,
   scope: DryRunScope,
-  range: { fromMs: number; toMs: number },
-  current: readonly TriedLimit[],
+  range: Interval,
+  judged: readonly JudgedLimit[],
   nameOf: (customerId: number) => string,
   minutesFromMs: number,
-  before: (limit: TriedLimit) => number = () => 0,
+  outside: (limit: JudgedLimit) => number = () => 0,
 ): DryRunLimitReport[] {
-  const forPlan = "planId" in scope;
-  // One count of refusals and of decisions per start: the range's, and each later addition's.
+  // One read of refusals and of decisions per window: limits tried alike share them.
   const counted = new Map<
-    number,
+    string,
     { refusals: DryRunAggregate[]; decisions: Record<Operation, number> }
   >();
-  const countFrom = (fromMs: number) => {
-    let found = counted.get(fromMs);
+  const countIn = (window: Interval) => {
+    const id = `${window.fromMs}|${window.toMs}`;
+    let found = counted.get(id);
     if (found) return found;
-    const window = { fromMs, toMs: range.toMs };
-    const refusals = readDryRun(
-      tx,
-      forPlan
-        ? { ...window, planId: scope.planId, source: "plan" }
-        : { ...window, customerId: scope.customerId },
-      minutesFromMs,
-    );
     const decisions = { read: 0, write: 0 };
     for (const row of readUsage(tx, { ...window, ...scope }, ["operation"], { minutesFromMs })) {
       decisions[row.operation] += row.allowed + row.denied + row.unavailable;
     }
-    found = { refusals, decisions };
-    counted.set(fromMs, found);
+    found = { refusals: readRefusals(tx, scope, window, minutesFromMs), decisions };
+    counted.set(id, found);
     return found;
   };
-  const triedNow = (operation: Operation, count: number, periodMs: number, source: LimitSource) =>
-    current.find(
-      (l) =>
-        l.operation === operation &&
-        l.count === count &&
-        l.periodMs === periodMs &&
-        l.source === source,
-    );
-  const reports = new Map<
-    string,
-    DryRunLimitReport & { byCustomer: Map<number, number>; fromMs: number }
-  >();
-  const idOf = (operation: Operation, count: number, periodMs: number, source: LimitSource) =>
-    `${operation}|${count}|${periodMs}|${source}`;
-  const entry = (operation: Operation, count: number, periodMs: number, source: LimitSource) => {
-    const id = idOf(operation, count, periodMs, source);
-    let report = reports.get(id);
-    if (!report) {
-      const now = triedNow(operation, count, periodMs, source);
-      const since = now?.dryRun ? (now.since ?? null) : null;
-      const from = countedFrom(range.fromMs, since);
-      const earlier = from > range.fromMs && now ? before(now) : 0;
-      report = {
-        operation,
-        count,
-        periodMs,
-        source,
-        state: now ? (now.dryRun ? "dry-run" : "enforced") : "removed",
-        sinceMs: from > range.fromMs ? since : null,
-        refused: 0,
-        decisions: Math.max(0, countFrom(from).decisions[operation] - earlier),
-        share: null,
-        customers: 0,
-        top: [],
-        byCustomer: new Map(),
-        fromMs: from,
-      };
-      reports.set(id, report);
-    }
-    return report;
-  };
-  for (const limit of current) {
-    if (limit.dryRun) entry(limit.operation, limit.count, limit.periodMs, limit.source);
-  }
-  for (const row of countFrom(range.fromMs).refusals) {
-    entry(row.operation, row.limitCount, row.limitPeriodMs, row.source);
-  }
-  for (const report of reports.values()) {
-    for (const row of countFrom(report.fromMs).refusals) {
-      if (
-        idOf(row.operation, row.limitCount, row.limitPeriodMs, row.source) !==
-        idOf(report.operation, report.count, report.periodMs, report.source)
-      ) {
-        continue;
+  return judged
+    .map((limit) => {
+      const byCustomer = new Map<number, number>();
+      let refused = 0;
+      let decisions = 0;
+      for (const window of windowsOf(limit.tried, range)) {
+        const counts = countIn(window);
+        decisions += counts.decisions[limit.operation];
+        for (const row of counts.refusals) {
+          if (idOf({ ...keyOf(row), source: row.source }) !== idOf(limit)) continue;
+          refused += row.refused;
+          byCustomer.set(row.customerId, (byCustomer.get(row.customerId) ?? 0) + row.refused);
+        }
       }
-      report.refused += row.refused;
-      report.byCustomer.set(
-        row.customerId,
-        (report.byCustomer.get(row.customerId) ?? 0) + row.refused,
-      );
-    }
-  }
-  return [...reports.values()]
-    .map(({ byCustomer, fromMs: _from, ...report }) => {
-      // A count of decisions less those before the addition never falls below the refusals.
-      const decisions = Math.max(report.decisions, report.refused);
+      // A count of decisions less those outside never falls below the refusals.
+      decisions = Math.max(decisions - (limit.tried.length > 0 ? outside(limit) : 0), refused);
+      const refusedBy = [...byCustomer].filter(([, n]) => n > 0);
       return {
-        ...report,
+        operation: limit.operation,
+        count: limit.count,
+        periodMs: limit.periodMs,
+        source: limit.source,
+        state: limit.state,
+        stateSinceMs: limit.stateSinceMs,
+        sinceMs: limit.sinceMs,
+        tried: limit.tried,
+        refused,
         decisions,
-        share: decisions > 0 ? report.refused / decisions : null,
-        customers: [...byCustomer.values()].filter((n) => n > 0).length,
-        top: [...byCustomer]
-          .filter(([, refused]) => refused > 0)
+        share: decisions > 0 ? refused / decisions : null,
+        customers: refusedBy.length,
+        top: refusedBy
           .sort((a, b) => b[1] - a[1] || a[0] - b[0])
           .slice(0, TOP)
-          .map(([customerId, refused]) => ({ customerId, name: nameOf(customerId), refused })),
+          .map(([customerId, n]) => ({ customerId, name: nameOf(customerId), refused: n })),
       };
     })
+    .filter((report) => report.state === "dry-run" || report.decisions > 0)
     .sort(
       (a, b) =>
-        a.operation.localeCompare(b.operation) || a.periodMs - b.periodMs || a.count - b.count,
+        a.operation.localeCompare(b.operation) ||
+        a.periodMs - b.periodMs ||
+        a.count - b.count ||
+        a.source.localeCompare(b.source),
     );
 }

@@ -2,10 +2,13 @@ import type { Tx } from "@/db/client";
 import {
   listPeakBounds,
   listTakenSteps,
+  type PeakBound,
   type TakenStep,
   type UsageFilter,
 } from "@/db/queries/usage";
+import { BucketTrace, limit as limitOf } from "@/lib/limiter";
 import type { LimitShape, LimitSource, Operation } from "@/lib/vocabulary";
+import type { Take } from "./bucket-history";
 import { HOUR_MS, MINUTE_MS } from "./time";
 import { readUsage } from "./usage-read";
 
@@ -16,15 +19,17 @@ export interface CustomerLimits {
 }
 
 /**
- * PeakNearLimit is one customer's peak use of one limit over a range. The limit (count C per
- * period P) is measured over a window of k whole steps of resolution r (a second, from the live
- * view; a minute, or an hour for ranges older than the minute rows, from the rollups), with
- * k = ceil(P / r), so W = k·r: its `allowanceTokens` is what the limit refills over the window,
- * C·W/P; `peakTokens` is the most tokens taken in any k consecutive steps; `share` = peak /
- * allowance. A bucket starts full, so a burst on top of the refill can take the share above 1.
- * Only limits of at least one step are measured at a resolution: a shorter limit's window would
- * be a whole step's total, which hides its bursts. `refused` counts the decisions of the
- * customer and operation refused over the range, by any limit.
+ * PeakNearLimit is one customer's deepest draw on one limit's bucket over a range, measured as
+ * the bucket does: the bucket (`count` tokens per `periodMs`) is replayed from full at the
+ * range's start through the tokens the customer took, with the limiter's own arithmetic
+ * (BucketTrace), and `lowestTokens` is the fewest whole tokens it held, first at `lowestAtMs`.
+ * `share` = 1 - lowestTokens / count: 1 when the bucket was drained, never more (a limit that is
+ * enforced cannot be exceeded). The tokens are placed per `resolutionMs`: per second from the
+ * live view, at the times of each second's decisions; per rollup step (a minute, or an hour),
+ * each step's tokens at its start, the earliest they can have been taken. Only limits of at
+ * least a step are measured at a resolution (a shorter one would look drained by every busy
+ * step). `refused` counts the decisions of the customer and operation refused by its limits over
+ * the range (429; not those refused for their cost).
  */
 export interface PeakNearLimit {
   kind: "peak";
@@ -33,20 +38,18 @@ export interface PeakNearLimit {
   source: LimitSource;
   limit: LimitShape;
   resolutionMs: number;
-  windowMs: number;
-  peakTokens: number;
-  allowanceTokens: number;
+  lowestTokens: number;
+  /** lowestAtMs is when the bucket first held `lowestTokens` (ms since the epoch). */
+  lowestAtMs: number;
   share: number;
-  /** peakStartMs is where the peak window starts (ms since the epoch). */
-  peakStartMs: number;
   refused: number;
 }
 
 /**
- * RefusedNearLimit is a customer refused over the range (`refused` decisions of the operation)
- * whose measured peaks stayed under 100%: a limit it reached was one the measure cannot see (one
- * shorter than the resolution, or a burst across two steps). It counts as 100% of a limit;
- * `unmeasured` are its limits that were not measured over the range.
+ * RefusedNearLimit is a customer refused by its limits over the range (`refused` decisions of
+ * the operation, 429) whose replayed buckets were never drained: a limit it reached was one the
+ * measure cannot see (one shorter than the resolution, or a limit changed since). It counts as
+ * 100% of a limit; `unmeasured` are its limits that were not measured over the range.
  */
 export interface RefusedNearLimit {
   kind: "refused";
@@ -74,50 +77,62 @@ export function measuredAt(limit: LimitShape, stepMs: number): boolean {
   return limit.periodMs >= stepMs;
 }
 
-/** windowOf is a limit's window: k whole steps of `stepMs`, and what the limit refills over it. */
-export function windowOf(limit: LimitShape, stepMs: number) {
-  const steps = Math.max(1, Math.ceil(limit.periodMs / stepMs));
-  const windowMs = steps * stepMs;
-  return { steps, windowMs, allowanceTokens: (limit.count * windowMs) / limit.periodMs };
+/**
+ * stepTakes places each step's tokens at its start (steps oldest first): the earliest they can
+ * have been taken, so a replay through them drains a bucket as deep as any placement within the
+ * steps would, or deeper.
+ */
+export function stepTakes(steps: readonly Pick<TakenStep, "startMs" | "tokensTaken">[]): Take[] {
+  return steps.filter((s) => s.tokensTaken > 0).map((s) => ({ atMs: s.startMs, n: s.tokensTaken }));
 }
 
 /**
- * peakOf slides a window of `windowMs` over one customer's steps of one operation (sorted by
- * time) and returns the most tokens taken in it and where that window starts.
+ * lowestLevel replays a bucket of `limit`, full at `fromMs`, through `takes` (oldest first, none
+ * before `fromMs`) with the limiter's arithmetic, and returns the fewest whole tokens it held
+ * right after a take and when it first held them; null with no takes (it stayed full). A take
+ * the bucket could not have allowed leaves it empty (in debt), never below 0 tokens.
  */
-export function peakOf(
-  steps: readonly Pick<TakenStep, "startMs" | "tokensTaken">[],
-  windowMs: number,
-  stepMs: number,
-): { peakTokens: number; peakStartMs: number } {
-  let peakTokens = 0;
-  let peakStartMs = steps[0]?.startMs ?? 0;
-  let sum = 0;
-  let first = 0;
-  for (let last = 0; last < steps.length; last++) {
-    const end = steps[last] as Pick<TakenStep, "startMs" | "tokensTaken">;
-    sum += end.tokensTaken;
-    while (
-      (steps[first] as Pick<TakenStep, "startMs" | "tokensTaken">).startMs <=
-      end.startMs - windowMs
-    ) {
-      sum -= (steps[first] as Pick<TakenStep, "startMs" | "tokensTaken">).tokensTaken;
-      first++;
-    }
-    if (sum > peakTokens) {
-      peakTokens = sum;
-      peakStartMs = end.startMs - windowMs + stepMs;
+export function lowestLevel(
+  limit: LimitShape,
+  takes: readonly Take[],
+  fromMs: number,
+): { lowestTokens: number; lowestAtMs: number } | null {
+  const trace = new BucketTrace(limitOf(limit.count, limit.periodMs), fromMs);
+  let lowest: { lowestTokens: number; lowestAtMs: number } | null = null;
+  for (const take of takes) {
+    trace.take(take.atMs, take.n);
+    const { remaining } = trace.levelAt(take.atMs);
+    if (lowest === null || remaining < lowest.lowestTokens) {
+      lowest = { lowestTokens: remaining, lowestAtMs: take.atMs };
+      if (remaining === 0) break;
     }
   }
-  return { peakTokens, peakStartMs };
+  return lowest;
 }
 
 /**
- * nearLimits finds, from the rollups, the customers whose peak use reached `minShare` of a
- * limit of at least a step over the filter's range, most used first, and the customers refused
- * over it. Minute rows measure it while they cover the range; an older range is measured in
- * hours. Customers whose busiest step and total cannot reach `minShare` of any limit are ruled
- * out before their steps are read.
+ * mayReach tells whether steps bounded by `bound` (their largest step, their total) could drain a
+ * bucket of `limit` to `minShare` of it, replayed per step of `stepMs`: the tokens missing from a
+ * bucket never exceed the total taken, nor the largest step while no step takes more than a
+ * step's refill. A whole token is left for the rounding of a level to whole tokens.
+ */
+export function mayReach(
+  limit: LimitShape,
+  bound: Pick<PeakBound, "maxStepTaken" | "totalTaken">,
+  stepMs: number,
+  minShare: number,
+): boolean {
+  const needed = minShare * limit.count - 1;
+  if (bound.totalTaken < needed) return false;
+  return bound.maxStepTaken >= needed || bound.maxStepTaken * limit.periodMs > stepMs * limit.count;
+}
+
+/**
+ * nearLimits finds, from the rollups, the customers who drained the bucket of a limit of at
+ * least a step to `minShare` of it over the filter's range (see PeakNearLimit), nearest first,
+ * and the customers refused by their limits over it. Minute rows measure it while they cover the range; an older range is measured in
+ * hours. Customers whose busiest step and total cannot reach `minShare` of any limit (mayReach)
+ * are ruled out before their steps are read.
  */
 export function nearLimits(
   tx: Tx,
@@ -153,12 +168,9 @@ export function nearLimits(
       refused.push({ customerId, operation, refused: denied, policy });
       refusedBy.set(`${customerId}|${operation}`, denied);
     }
-    const reachable = policy.limits.filter((limit) => {
-      if (!measuredAt(limit, stepMs)) return false;
-      const w = windowOf(limit, stepMs);
-      const most = Math.min(bound.totalTaken, w.steps * bound.maxStepTaken);
-      return most >= options.minShare * w.allowanceTokens;
-    });
+    const reachable = policy.limits.filter(
+      (limit) => measuredAt(limit, stepMs) && mayReach(limit, bound, stepMs, options.minShare),
+    );
     if (reachable.length > 0) candidates.push({ bound, policy, limits: reachable });
   }
   const steps = stepsOf(
@@ -173,7 +185,9 @@ export function nearLimits(
     const key = `${bound.customerId}|${bound.operation}`;
     const own = steps.get(key) ?? [];
     found.push(
-      ...peaksOf(bound.customerId, bound.operation, policy.source, own, limits, stepMs, {
+      ...peaksOf(bound.customerId, bound.operation, policy.source, stepTakes(own), limits, {
+        fromMs: filter.fromMs,
+        resolutionMs: stepMs,
         minShare: options.minShare,
         refused: refusedBy.get(key) ?? 0,
       }),
@@ -184,24 +198,24 @@ export function nearLimits(
 }
 
 /**
- * peaksOf measures each of `limits` over one customer's steps of one operation (steps of
- * `stepMs`, oldest first) and returns those whose peak reached `minShare`. A limit shorter than
- * a step is measured over one step (its average there): callers choose which limits that suits.
+ * peaksOf replays the bucket of each of `limits` from full at `fromMs` through one customer's
+ * takes of one operation (oldest first; placed per `resolutionMs`, see PeakNearLimit) and returns
+ * those drained to `minShare` of their count or further. Callers choose the limits the placement
+ * suits: at least a step long, or any limit with the live view's seconds.
  */
 export function peaksOf(
   customerId: number,
   operation: Operation,
   source: LimitSource,
-  steps: readonly Pick<TakenStep, "startMs" | "tokensTaken">[],
+  takes: readonly Take[],
   limits: readonly LimitShape[],
-  stepMs: number,
-  options: { minShare: number; refused: number },
+  options: { fromMs: number; resolutionMs: number; minShare: number; refused: number },
 ): PeakNearLimit[] {
   const found: PeakNearLimit[] = [];
   for (const limit of limits) {
-    const w = windowOf(limit, stepMs);
-    const peak = peakOf(steps, w.windowMs, stepMs);
-    const share = peak.peakTokens / w.allowanceTokens;
+    const lowest = lowestLevel(limit, takes, options.fromMs);
+    if (lowest === null) continue;
+    const share = 1 - lowest.lowestTokens / limit.count;
     if (share < options.minShare) continue;
     found.push({
       kind: "peak",
@@ -209,12 +223,9 @@ export function peaksOf(
       operation,
       source,
       limit: { count: limit.count, periodMs: limit.periodMs },
-      resolutionMs: stepMs,
-      windowMs: w.windowMs,
-      peakTokens: peak.peakTokens,
-      allowanceTokens: w.allowanceTokens,
+      resolutionMs: options.resolutionMs,
+      ...lowest,
       share,
-      peakStartMs: peak.peakStartMs,
       refused: options.refused,
     });
   }

@@ -1,12 +1,13 @@
 import type { Tx } from "@/db/client";
 import type { UsageCounts, UsageFilter } from "@/db/queries/usage";
+import { decisionsOf } from "@/lib/vocabulary";
 import { readUsage } from "./usage-read";
 import { addInto, zero } from "./usage-report";
 
 /** CustomerUsage is one customer's sums over a range, with its share of refused decisions. */
 export interface CustomerUsage extends UsageCounts {
   customerId: number;
-  /** deniedShare is denied / (allowed + denied + unavailable), or null with no decisions. */
+  /** deniedShare is denied / decisionsOf (every outcome), or null with no decisions. */
   deniedShare: number | null;
 }
 
@@ -20,7 +21,7 @@ export interface PlanUsage extends UsageCounts {
 }
 
 function share(c: UsageCounts): number | null {
-  const all = c.allowed + c.denied + c.unavailable;
+  const all = decisionsOf(c);
   return all > 0 ? c.denied / all : null;
 }
 
@@ -80,7 +81,7 @@ export function planUsage(tx: Tx, filter: UsageFilter, minutesFromMs: number): P
       byPlan.set(row.planId, into);
     }
     addInto(into, row);
-    if (row.allowed + row.denied + row.unavailable > 0) into.active.add(row.customerId);
+    if (decisionsOf(row) > 0) into.active.add(row.customerId);
     if (row.denied > 0) into.refused.add(row.customerId);
   }
   return [...byPlan.values()].map(({ active, refused, ...plan }) => ({

@@ -80,6 +80,7 @@ export function batchOfHash(
           unavailable: 0,
           tokensRequested: 0,
           tokensTaken: 0,
+          tooLarge: 0,
         };
         rows.set(key, row);
       }

@@ -1,4 +1,10 @@
-import type { LimitShape, LimitSource, Operation, UsageOutcome } from "@/lib/vocabulary";
+import {
+  decisionsOf,
+  type LimitShape,
+  type LimitSource,
+  type Operation,
+  type UsageOutcome,
+} from "@/lib/vocabulary";
 import { type DryRunRow, mergeBatches, type UsageBatch, type UsageRow } from "./batch";
 import { MINUTE_MS } from "./time";
 
@@ -9,7 +15,8 @@ import { MINUTE_MS } from "./time";
 export interface UsageRecorder {
   /**
    * record counts one decision at `now` (ms since the epoch) for a customer, its plan and an
-   * operation: its outcome, the tokens it asked for and the tokens it took.
+   * operation: its outcome, the tokens it asked for (0 for a "too_large" one: see
+   * USAGE_OUTCOMES) and the tokens it took.
    */
   record(
     customerId: number,
@@ -31,8 +38,18 @@ export interface UsageRecorder {
   ): void;
 }
 
-/** FIELDS per operation: allowed, denied, unavailable, tokens requested, tokens taken. */
-const FIELDS = 5;
+/**
+ * FIELDS per operation: allowed, denied, unavailable, tokens requested, tokens taken, too large
+ * (the order of COUNTERS).
+ */
+const FIELDS = 6;
+/** SLOT_OF_OUTCOME is where each outcome's count sits among an operation's fields. */
+const SLOT_OF_OUTCOME: Readonly<Record<UsageOutcome, number>> = {
+  allowed: 0,
+  denied: 1,
+  unavailable: 2,
+  too_large: 5,
+};
 /** EVICT_AFTER_DRAINS: a customer idle for this many drains gives its cell back. */
 const EVICT_AFTER_DRAINS = 12;
 /** MAX_FREE_CELLS bounds the cells kept for reuse. */
@@ -51,7 +68,7 @@ class Cell {
   customerId = 0;
   planId = 0;
   startMs = -1;
-  /** counts: [read: allowed, denied, unavailable, requested, taken, write: the same]. */
+  /** counts: [read: allowed, denied, unavailable, requested, taken, too large, write: same]. */
   readonly counts = new Float64Array(2 * FIELDS);
   readonly dryRun: DryRunTally[] = [];
   /** used is true once the cell counted something since it was last drained. */
@@ -93,7 +110,7 @@ export class UsageCounter implements UsageRecorder {
     const cell = this.cellFor(customerId, planId, now);
     const base = operation === "read" ? 0 : FIELDS;
     const counts = cell.counts;
-    const slot = base + (outcome === "allowed" ? 0 : outcome === "denied" ? 1 : 2);
+    const slot = base + SLOT_OF_OUTCOME[outcome];
     counts[slot] = (counts[slot] as number) + 1;
     counts[base + 3] = (counts[base + 3] as number) + tokensRequested;
     counts[base + 4] = (counts[base + 4] as number) + tokensTaken;
@@ -213,8 +230,9 @@ function emit(cell: Cell, into: UsageBatch): void {
       unavailable: c[base + 2] as number,
       tokensRequested: c[base + 3] as number,
       tokensTaken: c[base + 4] as number,
+      tooLarge: c[base + 5] as number,
     };
-    if (row.allowed + row.denied + row.unavailable > 0) into.rows.push(row);
+    if (decisionsOf(row) > 0) into.rows.push(row);
   }
   for (const tally of cell.dryRun) {
     const row: DryRunRow = {

@@ -59,7 +59,14 @@ export interface UsageReport {
 
 /** zero returns counters all at zero. */
 export function zero(): UsageCounts {
-  return { allowed: 0, denied: 0, unavailable: 0, tokensRequested: 0, tokensTaken: 0 };
+  return {
+    allowed: 0,
+    denied: 0,
+    unavailable: 0,
+    tooLarge: 0,
+    tokensRequested: 0,
+    tokensTaken: 0,
+  };
 }
 
 /** addInto adds `from`'s counters to `into`'s. */

@@ -15,10 +15,24 @@ export interface UsageWork {
 }
 
 /**
+ * AFTERWARDS says, for each step, what becomes of its work when it fails: nothing is lost, the
+ * next run tries again.
+ */
+const AFTERWARDS = {
+  flush: "its counts are kept and sent again at the next flush",
+  claim: "the fleet's counts stay in Redis and are claimed at the next flush",
+  fold: "it runs again in a minute",
+  "live push": "the live view's seconds are sent again in a second",
+} as const;
+
+/** UsageStep names a step the timers run. */
+type UsageStep = keyof typeof AFTERWARDS;
+
+/**
  * startUsageTimers runs the usage steps on unref'd intervals and returns the timers: the flush
  * every `flushIntervalMs` (followed by a claim, with `claims`), the fold once a minute and once
- * now (with `folds`), the live push each second (with `live`). A failed step is logged; the next
- * interval tries again.
+ * now (with `folds`), the live push each second (with `live`). A failed step is logged on one
+ * line, with its cause and what becomes of its work; the next interval tries again.
  */
 export function startUsageTimers(
   work: UsageWork,
@@ -31,17 +45,28 @@ export function startUsageTimers(
   },
 ): ReturnType<typeof setInterval>[] {
   const timers: ReturnType<typeof setInterval>[] = [];
-  const run = (what: string, step: () => Promise<unknown>) => () => {
-    step().catch((error: unknown) => options.log.error(`Usage ${what} failed`, error));
+  const attempt = async (what: UsageStep, step: () => Promise<unknown>): Promise<boolean> => {
+    try {
+      await step();
+      return true;
+    } catch (error) {
+      const cause = error instanceof Error ? error.message : String(error);
+      options.log.warn(`Usage ${what} failed (${cause}): ${AFTERWARDS[what]}.`);
+      return false;
+    }
   };
-  const every = (ms: number, what: string, step: () => Promise<unknown>) => {
+  const run = (what: UsageStep, step: () => Promise<unknown>) => () => {
+    void attempt(what, step);
+  };
+  const every = (ms: number, what: UsageStep, step: () => Promise<unknown>) => {
     const timer = setInterval(run(what, step), ms);
     timer.unref?.();
     timers.push(timer);
   };
   every(options.flushIntervalMs, "flush", async () => {
-    await work.flush();
-    if (options.claims) await work.claim();
+    if ((await attempt("flush", () => work.flush())) && options.claims) {
+      await attempt("claim", () => work.claim());
+    }
   });
   if (options.folds) {
     every(FOLD_INTERVAL_MS, "fold", () => work.fold());

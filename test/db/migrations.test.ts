@@ -113,4 +113,61 @@ describe("the migrations", () => {
       upgraded.sqlite.close();
     }
   });
+
+  // The rollups learned to count 413s apart (too_large): rows written before keep every count,
+  // with none too large, in each of the three tables, and fold on as before.
+  it("upgrade a database with usage rows, keeping every count, none of them too large", () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "ratekeeper-migrate-"));
+    const before = path.join(dir, "before");
+    migrationsUpTo(before, 7);
+    const file = path.join(dir, "old.db");
+    const old = openDatabase(file, before);
+    old.sqlite.exec(`
+      INSERT INTO plans (slug, name, created_at, updated_at) VALUES ('p', 'P', 1, 1);
+      INSERT INTO customers (name, plan_id, api_key_hash, api_key_prefix, created_at, updated_at)
+        VALUES ('c', 1, 'h', 'rk_', 1, 1);
+      INSERT INTO usage_minutes VALUES (60000, 1, 'read', 1, 4, 2, 1, 1000009, 4);
+      INSERT INTO usage_hours VALUES (3600000, 1, 'write', 1, 7, 0, 0, 7, 7);
+      INSERT INTO usage_days VALUES (86400000, 1, 'read', 1, 9, 3, 0, 12, 9);`);
+    old.sqlite.close();
+
+    const upgraded = openDatabase(file);
+    try {
+      const s = upgraded.sqlite;
+      const columns = "allowed, denied, unavailable, tokens_requested, tokens_taken, too_large";
+      expect(s.prepare(`SELECT ${columns} FROM usage_minutes`).all()).toEqual([
+        {
+          allowed: 4,
+          denied: 2,
+          unavailable: 1,
+          tokens_requested: 1000009,
+          tokens_taken: 4,
+          too_large: 0,
+        },
+      ]);
+      expect(s.prepare(`SELECT ${columns} FROM usage_hours`).all()).toEqual([
+        {
+          allowed: 7,
+          denied: 0,
+          unavailable: 0,
+          tokens_requested: 7,
+          tokens_taken: 7,
+          too_large: 0,
+        },
+      ]);
+      expect(s.prepare(`SELECT ${columns} FROM usage_days`).all()).toEqual([
+        {
+          allowed: 9,
+          denied: 3,
+          unavailable: 0,
+          tokens_requested: 12,
+          tokens_taken: 9,
+          too_large: 0,
+        },
+      ]);
+      expect(s.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
+    } finally {
+      upgraded.sqlite.close();
+    }
+  });
 });

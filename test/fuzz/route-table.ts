@@ -199,7 +199,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     body: NO_BODY,
     query: {
       ...usageFilters,
-      minShare: fc.constantFrom("0.5", "0.8", "1", "2.5"),
+      minShare: fc.constantFrom("0.05", "0.5", "0.8", "1"),
       limit: limitQuery(500),
     },
   },

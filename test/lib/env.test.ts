@@ -297,11 +297,29 @@ describe("scheduled backups' settings", () => {
     [{ BACKUP_INTERVAL: "1.5h" }, "BACKUP_INTERVAL must be a whole number and a unit"],
     [{ BACKUP_INTERVAL: "30s" }, 'BACKUP_INTERVAL must be between 1m and 7d; got "30s"'],
     [{ BACKUP_INTERVAL: "8d" }, 'BACKUP_INTERVAL must be between 1m and 7d; got "8d"'],
+    [{ BACKUP_INTERVAL: "0m" }, 'BACKUP_INTERVAL must be between 1m and 7d; got "0m"'],
+    [{ BACKUP_INTERVAL: "0h" }, 'BACKUP_INTERVAL must be between 1m and 7d; got "0h"'],
     [{ BACKUP_KEEP: "0" }, "BACKUP_KEEP must be at least 1"],
     [{ BACKUP_KEEP: "2.5" }, "BACKUP_KEEP must be a whole number of backups"],
     [{ BACKUP_KEEP: "many" }, "BACKUP_KEEP must be a whole number of backups"],
   ])("refuse %o, naming the variable and what it takes", (source, message) => {
     expect(() => parseEnv({ BACKUP_DIR: "/var/backups/ratekeeper", ...source })).toThrow(message);
+  });
+
+  it("tell an edge with BACKUP_KEEP or BACKUP_INTERVAL that scheduled backups are for the full app, never to set BACKUP_DIR", () => {
+    for (const name of ["BACKUP_KEEP", "BACKUP_INTERVAL"] as const) {
+      const value = name === "BACKUP_KEEP" ? "3" : "6h";
+      let message = "";
+      try {
+        parseEnv({ RATEKEEPER_ROLE: "edge", REDIS_URL: "redis://r:6379", [name]: value });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toContain(
+        `${name} is for the full app's scheduled backups: an edge has no database to back up, so unset it`,
+      );
+      expect(message).not.toContain("set BACKUP_DIR");
+    }
   });
 
   it("refuse BACKUP_INTERVAL or BACKUP_KEEP without BACKUP_DIR, and BACKUP_DIR on an edge", () => {

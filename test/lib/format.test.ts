@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countOf, formatDate, formatDateTime } from "@/lib/format";
+import { countOf } from "@/lib/format";
 
 describe("countOf", () => {
   // Regressions: server messages said "1 days" and "1 customers"; the customer page said
@@ -11,13 +11,5 @@ describe("countOf", () => {
     expect(countOf(1_000_000, "token")).toBe("1,000,000 tokens");
     expect(countOf(1, "entry", "entries")).toBe("1 entry");
     expect(countOf(3, "entry", "entries")).toBe("3 entries");
-  });
-});
-
-describe("formatDate", () => {
-  it("writes the day as formatDateTime does, without the time", () => {
-    const at = Date.UTC(2026, 10, 22, 14, 3, 5);
-    expect(formatDate(at, "UTC")).toBe("22 Nov 2026");
-    expect(formatDateTime(at, "UTC").startsWith(`${formatDate(at, "UTC")}, `)).toBe(true);
   });
 });

@@ -81,7 +81,7 @@ describe("npm run db:backup", () => {
       expect(stderr).toBe("");
       expect(status).toBe(0);
       expect(stdout).toMatch(
-        new RegExp(`^Backed up ${database} to ${target} in \\d+\\.\\d s\\.\n`),
+        new RegExp(`^Backed up ${database} to ${target} in (\\d+ ms|\\d+\\.\\d s)\\.\n`),
       );
       expect(stdout).toMatch(/ {2}size: {6}\d+(\.\d)? KiB \(\d+ bytes\)\n/);
       expect(stdout).toMatch(/ {2}schema: {4}(\d+) of \1 migrations \(00\d\d_\w+\)\n/);
@@ -95,6 +95,34 @@ describe("npm run db:backup", () => {
         { name: "Acme" },
       ]);
       copy.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "writes a relative FILE in the directory npm was run from (INIT_CWD), not the project folder, and prints its absolute path",
+    () => {
+      const where = path.join(dir, "ran-here");
+      mkdirSync(where);
+      const { status, stdout, stderr } = run("db-backup", ["rel-test.db"], { INIT_CWD: where });
+      expect(stderr).toBe("");
+      expect(status).toBe(0);
+      expect(stdout).toContain(` to ${path.join(where, "rel-test.db")} in `);
+      expect(existsSync(path.join(where, "rel-test.db"))).toBe(true);
+      expect(existsSync(path.join(process.cwd(), "rel-test.db"))).toBe(false);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "refuses the database's -wal as FILE, even with --force, exit 1",
+    () => {
+      const { status, stderr } = run("db-backup", [`${database}-wal`, "--force"]);
+      expect(stderr).toBe(
+        `db:backup: ${database}-wal is the database's write-ahead log (its -wal file, which holds its latest writes): name another file\n`,
+      );
+      expect(status).toBe(1);
+      expect(existsSync(`${database}-wal`)).toBe(false);
     },
     TIMEOUT,
   );
@@ -239,6 +267,29 @@ describe("npm run db:restore", () => {
       const missing = run("db-restore", [path.join(dir, "none.db")]);
       expect(missing.status).toBe(1);
       expect(missing.stderr).toBe(`db:restore: No backup at ${path.join(dir, "none.db")}\n`);
+      const directory = run("db-restore", [dir]);
+      expect(directory.status).toBe(1);
+      expect(directory.stderr).toBe(
+        `db:restore: ${dir} is a directory: name a backup file in it\n`,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "reads a relative backup FILE from the directory npm was run from (INIT_CWD)",
+    () => {
+      const where = path.join(dir, "restore-from-here");
+      mkdirSync(where);
+      writeBackup(database, path.join(where, "rel.db"));
+      const target = path.join(dir, "restored-relative", "ratekeeper.db");
+      const { status, stdout, stderr } = run("db-restore", ["rel.db"], {
+        DATABASE_PATH: target,
+        INIT_CWD: where,
+      });
+      expect(stderr).toBe("");
+      expect(status).toBe(0);
+      expect(stdout).toContain(`Restored ${target} from ${path.join(where, "rel.db")}.\n`);
     },
     TIMEOUT,
   );

@@ -20,6 +20,9 @@ import {
   startRatekeeper,
 } from "./support/ratekeeper-server";
 
+/** APP_TIMEOUT_MS bounds a test that starts the example app in its own Node process. */
+const APP_TIMEOUT_MS = 30_000;
+
 const run = promisify(execFile);
 const root = process.cwd();
 const sdk = path.join(root, "sdk");
@@ -248,55 +251,63 @@ describe("the From any service example of docs/protecting-apis.md, as written", 
     expect(install).toContain(`npm install express /path/to/ratekeeper/${TARBALL}`);
   });
 
-  it("starts after verify(), takes the customer's key, sets the RateLimit fields and answers 429 past the plan", async () => {
-    const plan = await server.admin.createPlan([
-      { operation: "read", count: 2, periodMs: 3_600_000 },
-      { operation: "write", count: 1, periodMs: 3_600_000 },
-    ]);
-    const customer = await server.admin.createCustomer(plan.id);
-    const { token } = await server.admin.createServiceToken();
-    const port = await freePort();
-    const app = startOrders({
-      RATEKEEPER_URL: server.url,
-      RATEKEEPER_TOKEN: token,
-      PORT: String(port),
-    });
-    apps.push(app);
-    await until(app, /Orders API on http:\/\/localhost:\d+/);
-    expect(app.output()).toMatch(/Ratekeeper accepts the token "Service-[\w-]+" \(decide\)/);
-
-    const get = () =>
-      fetch(`http://127.0.0.1:${port}/orders`, {
-        headers: { authorization: `Bearer ${customer.apiKey}` },
+  it(
+    "starts after verify(), takes the customer's key, sets the RateLimit fields and answers 429 past the plan",
+    async () => {
+      const plan = await server.admin.createPlan([
+        { operation: "read", count: 2, periodMs: 3_600_000 },
+        { operation: "write", count: 1, periodMs: 3_600_000 },
+      ]);
+      const customer = await server.admin.createCustomer(plan.id);
+      const { token } = await server.admin.createServiceToken();
+      const port = await freePort();
+      const app = startOrders({
+        RATEKEEPER_URL: server.url,
+        RATEKEEPER_TOKEN: token,
+        PORT: String(port),
       });
-    for (const remaining of [1, 0]) {
-      const res = await get();
-      expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ orders: [] });
-      expect(res.headers.get("ratelimit")).toMatch(
-        new RegExp(`^"read-2-per-1h";r=${remaining};t=\\d+$`),
-      );
-    }
-    const refused = await get();
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
-  });
+      apps.push(app);
+      await until(app, /Orders API on http:\/\/localhost:\d+/);
+      expect(app.output()).toMatch(/Ratekeeper accepts the token "Service-[\w-]+" \(decide\)/);
 
-  it("stops at start, saying why, with a revoked token", async () => {
-    const revoked = await server.admin.createServiceToken();
-    expect(
-      (await server.admin.request("DELETE", `/api/admin/service-tokens/${revoked.id}`)).status,
-    ).toBe(204);
-    const app = startOrders({
-      RATEKEEPER_URL: server.url,
-      RATEKEEPER_TOKEN: revoked.token,
-      PORT: String(await freePort()),
-    });
-    apps.push(app);
-    expect(await app.exited).toBe(1);
-    expect(app.output()).toMatch(
-      /^Cannot start: Ratekeeper refused this service's token \(it was revoked\) on GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/service-token: 401 Revoked service token/m,
-    );
-    expect(app.output()).not.toContain("Orders API on");
-  });
+      const get = () =>
+        fetch(`http://127.0.0.1:${port}/orders`, {
+          headers: { authorization: `Bearer ${customer.apiKey}` },
+        });
+      for (const remaining of [1, 0]) {
+        const res = await get();
+        expect(res.status).toBe(200);
+        expect(await res.json()).toEqual({ orders: [] });
+        expect(res.headers.get("ratelimit")).toMatch(
+          new RegExp(`^"read-2-per-1h";r=${remaining};t=\\d+$`),
+        );
+      }
+      const refused = await get();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    },
+    APP_TIMEOUT_MS,
+  );
+
+  it(
+    "stops at start, saying why, with a revoked token",
+    async () => {
+      const revoked = await server.admin.createServiceToken();
+      expect(
+        (await server.admin.request("DELETE", `/api/admin/service-tokens/${revoked.id}`)).status,
+      ).toBe(204);
+      const app = startOrders({
+        RATEKEEPER_URL: server.url,
+        RATEKEEPER_TOKEN: revoked.token,
+        PORT: String(await freePort()),
+      });
+      apps.push(app);
+      expect(await app.exited).toBe(1);
+      expect(app.output()).toMatch(
+        /^Cannot start: Ratekeeper refused this service's token \(it was revoked\) on GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/service-token: 401 Revoked service token/m,
+      );
+      expect(app.output()).not.toContain("Orders API on");
+    },
+    APP_TIMEOUT_MS,
+  );
 });

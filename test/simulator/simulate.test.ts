@@ -98,6 +98,27 @@ describe("simulate: known patterns against hand arithmetic", () => {
     });
   });
 
+  // Regression: a cost of 1,000,000 against 10 per second showed only "Denied 200", where the
+  // server answers every such request 413, however long it waits.
+  it("names the enforced limits a cost can never pass, as the server's 413 does", () => {
+    const pattern = { kind: "steady", ratePerSecond: 20, seconds: 10 } as const;
+    const limits: PolicyLimit[] = [
+      perSecond(10),
+      { count: 1_000_000, periodMs: 86_400_000 },
+      { count: 5, periodMs: 60_000, dryRun: true },
+    ];
+    const result = simulate(limits, pattern, 1_000_000);
+    expect(result.totals).toMatchObject({ requests: 200, allowed: 0, denied: 200 });
+    // The day's limit holds the cost, and a dry-run limit never refuses: neither is named.
+    expect(result.tooLarge).toEqual([perSecond(10)]);
+    expect(simulate(limits, pattern, 10).tooLarge).toEqual([]);
+    expect(simulate([perSecond(10), perSecond(3)], pattern, 11).tooLarge).toEqual([
+      perSecond(10),
+      perSecond(3),
+    ]);
+    expect(simulate([], pattern, MAX_COST).tooLarge).toEqual([]);
+  });
+
   it("refuses a cost outside the server's cost rule with a RangeError, as decide does", () => {
     const pattern = { kind: "steady", ratePerSecond: 4, seconds: 2 } as const;
     // Regression: a cost of 0 passed every request, where the server refuses such a cost.
@@ -123,6 +144,7 @@ describe("simulate: known patterns against hand arithmetic", () => {
       seconds: [],
       totals: { requests: 0, allowed: 0, denied: 0, allowedShare: 0 },
       dryRun: { wouldRefuse: 0, limits: [] },
+      tooLarge: [],
     });
   });
 

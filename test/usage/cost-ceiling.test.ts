@@ -59,7 +59,8 @@ describe("usage never counts a cost beyond the ceiling", () => {
     expect(overTest.status).toBe(400);
     expect(await demoTotals()).toMatchObject({ allowed: 0, denied: 0, tokensRequested: 0 });
 
-    // At the ceiling the free plan (5 reads a second) refuses for the cost: 413, counted as asked.
+    // At the ceiling the free plan (5 reads a second) refuses for the cost: 413, counted apart
+    // as too large, its cost not among the tokens requested (no limit could ever grant it).
     const atCeiling = await postJson(
       url,
       { key: t.demoKey, operation: "read", cost: MAX_COST },
@@ -67,8 +68,9 @@ describe("usage never counts a cost beyond the ceiling", () => {
     );
     expect(await atCeiling.json()).toMatchObject({ reason: "cost_exceeds_limit", status: 413 });
     expect(await demoTotals()).toMatchObject({
-      denied: 1,
-      tokensRequested: MAX_COST,
+      denied: 0,
+      tooLarge: 1,
+      tokensRequested: 0,
       tokensTaken: 0,
     });
     const download = await usageCsv(
@@ -76,7 +78,8 @@ describe("usage never counts a cost beyond the ceiling", () => {
     );
     expect(download.status).toBe(200);
     const csv = await download.text();
-    expect(csv).toContain(String(MAX_COST));
+    expect(csv).toMatch(/,read,0,0,0,0,0,1\r\n$/);
+    expect(csv).not.toContain(String(MAX_COST));
     expect(csv).not.toContain(String(1e12));
   });
 

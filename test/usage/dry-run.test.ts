@@ -74,6 +74,7 @@ describe.each(["memory", "redis"] as const)("dry-run limits, buckets in %s", (st
     expect(await statuses(a.key, 5)).toEqual([200, 200, 200, 200, 200]);
     expect(await statuses(b.key, 2)).toEqual([200, 200]);
     await settle();
+    const rangeEnd = Math.floor(t.clock.now() / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
     expect(await report(planId)).toEqual([
       {
         operation: "read",
@@ -81,8 +82,10 @@ describe.each(["memory", "redis"] as const)("dry-run limits, buckets in %s", (st
         periodMs: HOUR_MS,
         source: "plan",
         state: "dry-run",
+        stateSinceMs: null,
         // Added with the plan, within the range: counted since.
         sinceMs: START_MS,
+        tried: [{ fromMs: START_MS, toMs: rangeEnd }],
         refused: 2,
         decisions: 7,
         share: 2 / 7,
@@ -91,6 +94,8 @@ describe.each(["memory", "redis"] as const)("dry-run limits, buckets in %s", (st
       },
     ]);
 
+    t.clock.advance(1_000);
+    const promotedAt = t.clock.now();
     const promoted = await promote(
       adminRequest(`/api/admin/plans/${planId}/dry-run/promote`, { cookie, method: "POST" }),
       idParams(planId),
@@ -109,9 +114,22 @@ describe.each(["memory", "redis"] as const)("dry-run limits, buckets in %s", (st
     // The limit enforces from the buckets it filled while dry-run: Alpha took its 3, Beta 2.
     expect(await statuses(a.key, 1)).toEqual([429]);
     expect(await statuses(b.key, 2)).toEqual([200, 429]);
+    t.clock.advance(1_000);
+    await t.runtime.usage.pushLive();
     await settle();
+    // Judged while it was dry-run only: the 7 reads before the promotion, not the 3 after it
+    // (in the same minute: the live view's seconds tell them apart).
     const after = await report(planId);
-    expect(after).toMatchObject([{ state: "enforced", refused: 2, decisions: 10 }]);
+    expect(after).toMatchObject([
+      {
+        state: "enforced",
+        stateSinceMs: promotedAt,
+        sinceMs: START_MS,
+        tried: [{ fromMs: START_MS, toMs: promotedAt }],
+        refused: 2,
+        decisions: 7,
+      },
+    ]);
 
     const again = await promote(
       adminRequest(`/api/admin/plans/${planId}/dry-run/promote`, {
@@ -174,6 +192,151 @@ describe.each(["memory", "redis"] as const)("dry-run limits, buckets in %s", (st
     expect(await customer(b.id)).toMatchObject([
       { count: 2, sinceMs: added, refused: 3, decisions: 5 },
       { count: 3, sinceMs: START_MS, refused: 0, decisions: 5 },
+    ]);
+  });
+
+  // Regression: once an override replaced the plan's read limits for a customer, the customer's
+  // page judged the plan's dry-run limit on the customer's whole day of reads, from before the
+  // limit existed ("removed since", with no time; "10.2% of reads (25 of 245)"), where the plan's
+  // page said "since it was added (25 of 30)".
+  it("judges a plan's dry-run limit on a customer only while it was tried there: from when it was added until an override replaced it, and again after the override expired", async () => {
+    const { a } = await setUp();
+    const second = 1_000;
+    // Hourly limits: with Redis, buckets refill on the server's clock, not the test's.
+    const planId = t.addPlan("share-test", [
+      { operation: "read", count: 1_000, periodMs: HOUR_MS },
+      { operation: "write", count: 1_000, periodMs: HOUR_MS },
+    ]);
+    const c = t.addCustomer("share-test", "Gamma");
+    expect(await statuses(c.key, 200)).toEqual(Array(200).fill(200)); // 200 reads at 0:10
+    // 0:20:15: a dry-run read limit of 2 an hour, added in the plan editor.
+    const added = START_MS + 20 * MINUTE_MS + 15 * second;
+    t.clock.set(added);
+    const edit = await patchPlan(
+      adminRequest(`/api/admin/plans/${planId}`, {
+        cookie,
+        method: "PATCH",
+        body: {
+          limits: [
+            { operation: "read", count: 1_000, periodMs: HOUR_MS },
+            { operation: "read", count: 2, periodMs: HOUR_MS, dryRun: true },
+            { operation: "write", count: 1_000, periodMs: HOUR_MS },
+          ],
+        },
+      }),
+      idParams(planId),
+    );
+    expect(edit.status).toBe(200);
+    t.clock.advance(5 * second);
+    expect(await statuses(c.key, 30)).toEqual(Array(30).fill(200)); // 28 beyond 2 an hour
+    t.clock.advance(second);
+    await t.runtime.usage.pushLive(); // the live view's push, every second in the app
+    // 0:20:55: a read override for 10 minutes, with a dry-run limit of its own.
+    const replaced = START_MS + 20 * MINUTE_MS + 55 * second;
+    const expires = replaced + 10 * MINUTE_MS;
+    t.clock.set(replaced);
+    const put = await putOverride(
+      adminRequest(`/api/admin/customers/${c.id}/overrides/read`, {
+        cookie,
+        method: "PUT",
+        body: {
+          limits: [
+            { count: 1_000, periodMs: HOUR_MS },
+            { count: 5, periodMs: HOUR_MS, dryRun: true },
+          ],
+          expiresAt: expires,
+        },
+      }),
+      params({ id: String(c.id), operation: "read" }),
+    );
+    expect(put.status).toBe(200);
+    t.clock.advance(2 * second);
+    // 15 reads under the override, in the same minute: 10 beyond its 5 an hour.
+    expect(await statuses(c.key, 15)).toEqual(Array(15).fill(200));
+    expect(await statuses(a.key, 4)).toEqual(Array(4).fill(200)); // another plan's customer
+    t.clock.advance(second);
+    await t.runtime.usage.pushLive();
+    await settle();
+
+    const customer = async () => {
+      const res = await customerReport(
+        adminRequest(`/api/admin/customers/${c.id}/dry-run`, { cookie }),
+        idParams(c.id),
+      );
+      expect(res.status).toBe(200);
+      return (await res.json()) as { toMs: number; limits: unknown[] };
+    };
+    const during = await customer();
+    expect(during.limits).toEqual([
+      {
+        operation: "read",
+        count: 2,
+        periodMs: HOUR_MS,
+        source: "plan",
+        // Still the plan's, replaced for this customer, since the override was saved.
+        state: "replaced",
+        stateSinceMs: replaced,
+        sinceMs: added,
+        // Tried from when it was added until the override: its 30 reads, not the 200 before
+        // nor the 15 after (all three in the same minute but the 200).
+        tried: [{ fromMs: added, toMs: replaced }],
+        refused: 28,
+        decisions: 30,
+        share: 28 / 30,
+        customers: 1,
+        top: [{ customerId: c.id, name: "Gamma", refused: 28 }],
+      },
+      {
+        operation: "read",
+        count: 5,
+        periodMs: HOUR_MS,
+        source: "override",
+        state: "dry-run",
+        stateSinceMs: null,
+        sinceMs: replaced,
+        tried: [{ fromMs: replaced, toMs: during.toMs }],
+        refused: 10,
+        decisions: 15,
+        share: 10 / 15,
+        customers: 1,
+        top: [{ customerId: c.id, name: "Gamma", refused: 10 }],
+      },
+    ]);
+
+    // 0:31:25, the override expired at 0:30:55: the plan's limit is tried again, the
+    // override's is not.
+    t.clock.set(expires + 30 * second);
+    expect(await statuses(c.key, 6)).toEqual(Array(6).fill(200)); // all 6 beyond 2 an hour
+    t.clock.advance(second);
+    await t.runtime.usage.pushLive();
+    await settle();
+    const after = await customer();
+    // The live view no longer holds 0:20, the minute of the addition and of the override: its
+    // decisions count whole for both limits (45: the 30 before the override, the 15 after).
+    expect(after.limits).toMatchObject([
+      {
+        count: 2,
+        source: "plan",
+        state: "dry-run",
+        stateSinceMs: null,
+        sinceMs: added,
+        tried: [
+          { fromMs: added, toMs: replaced },
+          { fromMs: expires, toMs: after.toMs },
+        ],
+        refused: 34,
+        decisions: 45 + 6,
+      },
+      {
+        count: 5,
+        source: "override",
+        state: "expired",
+        stateSinceMs: expires,
+        sinceMs: replaced,
+        tried: [{ fromMs: replaced, toMs: expires }],
+        refused: 10,
+        decisions: 45,
+      },
     ]);
   });
 

@@ -66,6 +66,7 @@ describe("an edge's usage", () => {
       allowed: 5,
       denied: 2,
       unavailable: 0,
+      tooLarge: 0,
       tokensRequested: 7,
       tokensTaken: 5,
     });

@@ -38,6 +38,7 @@ function batchOf(allowed: number, startMs = START): UsageBatch {
         allowed,
         denied: 0,
         unavailable: 0,
+        tooLarge: 0,
         tokensRequested: allowed,
         tokensTaken: allowed,
       },

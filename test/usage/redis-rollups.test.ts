@@ -79,7 +79,14 @@ describe("usage rollups across instances sharing Redis", () => {
     t.clock.advance(MINUTE_MS + 10_000 + 1);
     expect(await other.usage.claim()).toBe(1);
     expect(await t.runtime.usage.claim()).toBe(0);
-    const want = { allowed: 7, denied: 2, unavailable: 0, tokensRequested: 13, tokensTaken: 11 };
+    const want = {
+      allowed: 7,
+      denied: 2,
+      unavailable: 0,
+      tooLarge: 0,
+      tokensRequested: 13,
+      tokensTaken: 11,
+    };
     expect(day()).toEqual(want);
     // A count pushed late for that minute is claimed later, and added once.
     t.runtime.usage.record(
@@ -172,6 +179,7 @@ describe("usage rollups across instances sharing Redis", () => {
       allowed: 4,
       denied: 0,
       unavailable: 2,
+      tooLarge: 0,
       tokensRequested: 6,
       tokensTaken: 4,
     });
@@ -290,7 +298,7 @@ describe("the bucket history across instances sharing Redis", () => {
         kind: "peak",
         customerId: fast.id,
         limit: { count: 4, periodMs: 1_000 },
-        peakTokens: 4,
+        lowestTokens: 0,
         share: 1,
       }),
     ]);

@@ -33,7 +33,8 @@ function failClosed(real: DecisionStore): DecisionStore {
 
 /**
  * traffic sends, for one customer: 5 reads against a limit of 3 (3 allowed, 2 denied), one bulk
- * write of 4 items (allowed, 4 tokens), and 2 writes of cost 2 while the store is unavailable.
+ * write of 4 items (allowed, 4 tokens), one write of cost 101 that no bucket of 100 can hold
+ * (413, too large), and 2 writes of cost 2 while the store is unavailable.
  */
 async function traffic(runtime: Runtime, who: TestCustomer): Promise<void> {
   for (let i = 0; i < 5; i++) await list(api("/api/v1/items", { key: who.key }));
@@ -42,6 +43,7 @@ async function traffic(runtime: Runtime, who: TestCustomer): Promise<void> {
     201,
   );
   const customer = runtime.policy.snapshot.byId.get(who.id) as CustomerPolicy;
+  expect((await decide(runtime, customer, "write", 101)).reason).toBe("cost_exceeds_limit");
   const real = runtime.decisions;
   runtime.decisions = failClosed(real);
   try {
@@ -53,8 +55,15 @@ async function traffic(runtime: Runtime, who: TestCustomer): Promise<void> {
   }
 }
 
-/** ONE_ROUND is what `traffic` adds to the rollups, overall. */
-const ONE_ROUND = { allowed: 4, denied: 2, unavailable: 2, tokensRequested: 13, tokensTaken: 7 };
+/** ONE_ROUND is what `traffic` adds to the rollups, overall: the 413's cost is not requested. */
+const ONE_ROUND = {
+  allowed: 4,
+  denied: 2,
+  unavailable: 2,
+  tooLarge: 1,
+  tokensRequested: 13,
+  tokensTaken: 7,
+};
 
 function times(n: number) {
   return Object.fromEntries(Object.entries(ONE_ROUND).map(([k, v]) => [k, v * n]));
@@ -74,7 +83,9 @@ describe("usage rollups", () => {
   });
   afterEach(() => t.cleanup());
 
-  it("counts each outcome exactly once across a flush, and a flush with nothing adds nothing", async () => {
+  // Regression: a request refused for its cost (413) counted as denied by the limits, and its
+  // cost as tokens requested (3 of cost 1,000,000 made 3,000,053 tokens requested for 7).
+  it("counts each outcome exactly once across a flush, a 413 as too large with no tokens requested, and a flush with nothing adds nothing", async () => {
     await traffic(t.runtime, who);
     expect(totalsOf(report(t.runtime, START_MS, START_MS + DAY_MS))).toEqual(times(0));
     await t.runtime.usage.flush();
@@ -84,6 +95,7 @@ describe("usage rollups", () => {
       allowed: 3,
       denied: 2,
       unavailable: 0,
+      tooLarge: 0,
       tokensRequested: 5,
       tokensTaken: 3,
     });
@@ -91,6 +103,7 @@ describe("usage rollups", () => {
       allowed: 1,
       denied: 0,
       unavailable: 2,
+      tooLarge: 1,
       tokensRequested: 8,
       tokensTaken: 4,
     });
@@ -133,8 +146,13 @@ describe("usage rollups", () => {
     const range = { fromMs: START_MS, toMs: START_MS + DAY_MS };
     const hours = aggregateUsage(db, "hours", range, []);
     expect(
-      hours.map(({ allowed, denied, unavailable }) => ({ allowed, denied, unavailable })),
-    ).toEqual([{ allowed: 4, denied: 2, unavailable: 2 }]);
+      hours.map(({ allowed, denied, unavailable, tooLarge }) => ({
+        allowed,
+        denied,
+        unavailable,
+        tooLarge,
+      })),
+    ).toEqual([{ allowed: 4, denied: 2, unavailable: 2, tooLarge: 1 }]);
     // Hour and day series read the folded hour once and the unfolded minutes once.
     expect(totalsOf(report(t.runtime, START_MS, START_MS + DAY_MS, "hour"))).toEqual(times(2));
     expect(totalsOf(report(t.runtime, START_MS, START_MS + DAY_MS, "day"))).toEqual(times(2));

@@ -6,6 +6,7 @@ import { aggregateUsage } from "@/db/queries/usage";
 import { getFoldWatermark } from "@/db/queries/usage-rollup";
 import { createRuntime, type Runtime } from "@/lib/runtime";
 import { DAY_MS, HOUR_MS } from "@/lib/usage/time";
+import { startUsageTimers } from "@/lib/usage/usage-timers";
 import { FakeClock } from "../support/fake-clock";
 import { START_MS } from "../support/runtime";
 
@@ -46,5 +47,54 @@ describe("the usage timers", () => {
     runtime.close();
     runtime = undefined;
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("logs a failed flush or claim on one line with its cause and what becomes of the counts, no stack", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const lines: { level: string; message: string; cause: unknown }[] = [];
+    const record = (level: string) => (message: string, cause?: unknown) =>
+      lines.push({ level, message, cause });
+    let flushFails = true;
+    const timers = startUsageTimers(
+      {
+        flush: async () => {
+          if (flushFails) throw new Error("Command timed out");
+        },
+        claim: async () => {
+          throw new Error("Command timed out");
+        },
+        fold: async () => undefined,
+        pushLive: async () => undefined,
+      },
+      {
+        flushIntervalMs: 1_000,
+        claims: true,
+        folds: false,
+        live: false,
+        log: { info: record("info"), warn: record("warn"), error: record("error") },
+      },
+    );
+    try {
+      await vi.advanceTimersByTimeAsync(1_000);
+      flushFails = false;
+      await vi.advanceTimersByTimeAsync(1_000);
+    } finally {
+      for (const timer of timers) clearInterval(timer);
+    }
+    expect(lines).toEqual([
+      {
+        level: "warn",
+        message:
+          "Usage flush failed (Command timed out): its counts are kept and sent again at the next flush.",
+        cause: undefined,
+      },
+      {
+        level: "warn",
+        message:
+          "Usage claim failed (Command timed out): the fleet's counts stay in Redis and are claimed at the next flush.",
+        cause: undefined,
+      },
+    ]);
+    for (const { message } of lines) expect(message).not.toContain("\n");
   });
 });

@@ -10,6 +10,7 @@ describe("UsageCounter", () => {
     counter.record(1, 10, "read", "allowed", 1, 1, T0 + 1_000);
     counter.record(1, 10, "read", "denied", 3, 0, T0 + 2_000);
     counter.record(1, 10, "write", "unavailable", 2, 0, T0 + 3_000);
+    counter.record(1, 10, "write", "too_large", 0, 0, T0 + 4_000);
     counter.record(2, 10, "read", "allowed", 5, 5, T0 + 59_999);
     expect(counter.pendingCells).toBe(2);
     expect(counter.drain().rows).toEqual([
@@ -23,6 +24,7 @@ describe("UsageCounter", () => {
         unavailable: 0,
         tokensRequested: 4,
         tokensTaken: 1,
+        tooLarge: 0,
       },
       {
         startMs: T0,
@@ -34,6 +36,7 @@ describe("UsageCounter", () => {
         unavailable: 1,
         tokensRequested: 2,
         tokensTaken: 0,
+        tooLarge: 1,
       },
       {
         startMs: T0,
@@ -45,6 +48,7 @@ describe("UsageCounter", () => {
         unavailable: 0,
         tokensRequested: 5,
         tokensTaken: 5,
+        tooLarge: 0,
       },
     ]);
     expect(counter.drain()).toEqual({ rows: [], dryRun: [] });

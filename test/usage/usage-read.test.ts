@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { peakOf, windowOf } from "@/lib/usage/near-limit";
 import { HOUR_MS, MINUTE_MS } from "@/lib/usage/time";
 import { type Level, planPieces } from "@/lib/usage/usage-read";
 
@@ -54,39 +53,5 @@ describe("planPieces", () => {
       { table: "hours", fromMs: 10 * H, toMs: 13 * H },
       { table: "minutes", fromMs: 13 * H, toMs: 14 * H },
     ]);
-  });
-});
-
-describe("near-limit windows", () => {
-  it("measures a limit over whole steps: k = ceil(period / step), allowance = count × window / period", () => {
-    expect(windowOf({ count: 10, periodMs: 1_000 }, M)).toEqual({
-      steps: 1,
-      windowMs: M,
-      allowanceTokens: 600,
-    });
-    expect(windowOf({ count: 100, periodMs: H }, M)).toEqual({
-      steps: 60,
-      windowMs: H,
-      allowanceTokens: 100,
-    });
-    expect(windowOf({ count: 90, periodMs: 90_000 }, M)).toEqual({
-      steps: 2,
-      windowMs: 2 * M,
-      allowanceTokens: 120,
-    });
-  });
-
-  it("slides the window over sparse steps and finds the busiest", () => {
-    const step = (minute: number, tokensTaken: number) => ({
-      customerId: 1,
-      operation: "read" as const,
-      startMs: minute * M,
-      tokensTaken,
-    });
-    const steps = [step(0, 5), step(1, 5), step(3, 7), step(4, 1), step(9, 6)];
-    expect(peakOf(steps, 3 * M, M)).toEqual({ peakTokens: 12, peakStartMs: 1 * M });
-    expect(peakOf(steps, M, M)).toEqual({ peakTokens: 7, peakStartMs: 3 * M });
-    expect(peakOf(steps, 10 * M, M)).toEqual({ peakTokens: 24, peakStartMs: 0 });
-    expect(peakOf([], M, M)).toEqual({ peakTokens: 0, peakStartMs: 0 });
   });
 });

@@ -131,6 +131,7 @@ describe("the usage API", () => {
       allowed: 11,
       denied: 2,
       unavailable: 0,
+      tooLarge: 0,
       tokensRequested: 13,
       tokensTaken: 11,
     });
@@ -170,7 +171,7 @@ describe("the usage API", () => {
     });
   });
 
-  it("finds the customers near their limit: peak use over the range as a share of each limit", async () => {
+  it("finds the customers near their limit: how deep each limit's bucket was drained", async () => {
     const near = await body("/api/admin/usage/near-limit", `?from=${START_MS}`);
     expect(near).toMatchObject({ minShare: 0.8, resolutionMs: MINUTE_MS });
     expect(
@@ -181,19 +182,19 @@ describe("the usage API", () => {
         c.share,
       ]),
     ).toEqual([
-      // 10 reads taken of 10 an hour: the hour's window holds them all.
+      // 10 reads taken of 10 an hour: the bucket drained.
       ["Busy Co", "read", { count: 10, periodMs: HOUR_MS }, 1],
-      // 90 write tokens in one minute of 100 a minute.
+      // 90 write tokens in one minute of 100 a minute: 10 left.
       ["Busy Co", "write", { count: 100, periodMs: MINUTE_MS }, 0.9],
     ]);
     expect(near.customers[1]).toMatchObject({
-      windowMs: MINUTE_MS,
-      peakTokens: 90,
-      allowanceTokens: 100,
-      peakStartMs: START_MS + 30 * MINUTE_MS,
+      resolutionMs: MINUTE_MS,
+      lowestTokens: 10,
+      lowestAtMs: START_MS + 30 * MINUTE_MS,
       planSlug: "metered",
       source: "plan",
     });
+    expect(near.customers[0]).toMatchObject({ lowestTokens: 0, refused: 2 });
     const strict = await body("/api/admin/usage/near-limit", `?from=${START_MS}&minShare=0.95`);
     expect(strict.customers).toHaveLength(1);
   });
@@ -211,14 +212,40 @@ describe("the usage API", () => {
       'attachment; filename="ratekeeper-usage-2025-01-01-to-2025-01-01.csv"',
     );
     expect((await res.text()).split("\r\n")).toEqual([
-      "date,customer_id,customer,plan,operation,allowed,denied,unavailable,tokens_requested,tokens_taken",
-      `2025-01-01,${minus.id},'-5 apples,pro,write,1,0,0,1,1`,
-      `2025-01-01,${evil.id},"'=HYPERLINK(""http://x"",""y""), ""quoted""",pro,read,2,0,0,2,2`,
-      `2025-01-01,${busy},Busy Co,metered,read,10,2,0,12,10`,
-      `2025-01-01,${busy},Busy Co,metered,write,9,0,0,90,90`,
-      `2025-01-01,${quiet},Quiet Co,pro,read,1,0,0,1,1`,
+      "date,customer_id,customer,plan,operation,allowed,denied,unavailable,tokens_requested,tokens_taken,too_large",
+      `2025-01-01,${minus.id},'-5 apples,pro,write,1,0,0,1,1,0`,
+      `2025-01-01,${evil.id},"'=HYPERLINK(""http://x"",""y""), ""quoted""",pro,read,2,0,0,2,2,0`,
+      `2025-01-01,${busy},Busy Co,metered,read,10,2,0,12,10,0`,
+      `2025-01-01,${busy},Busy Co,metered,write,9,0,0,90,90,0`,
+      `2025-01-01,${quiet},Quiet Co,pro,read,1,0,0,1,1,0`,
       "",
     ]);
+  });
+
+  // Regression: three requests of cost 1,000,000 against 100 writes a minute (413: no bucket can
+  // hold them) made 3,000,000 tokens requested and put the customer near its limit at 100%,
+  // "refused 3 times by its limits". They are the caller's mistake, counted apart.
+  it("counts requests refused for their cost apart: not denied, no tokens requested, nobody near a limit for them", async () => {
+    const bulk = t.addCustomer("metered", "Bulk Co").id;
+    await send(bulk, "write", 3, 1_000_000);
+    await send(bulk, "write", 2, 10);
+    await t.runtime.usage.flush();
+    const mine = await body("/api/admin/usage", `?from=${START_MS}&customerId=${bulk}`);
+    expect(mine.totals).toMatchObject({
+      allowed: 2,
+      denied: 0,
+      tooLarge: 3,
+      tokensRequested: 20,
+      tokensTaken: 20,
+    });
+    const near = await body("/api/admin/usage/near-limit", `?from=${START_MS}`);
+    expect(near.customers.map((c: { name: string }) => c.name)).not.toContain("Bulk Co");
+    const ranked = await body("/api/admin/usage/top", `?from=${START_MS}`);
+    expect(ranked.byDenials.map((c: { name: string }) => c.name)).toEqual(["Busy Co"]);
+    const csvText = await (await get("/api/admin/usage.csv", `?from=${START_MS}`)).text();
+    expect(csvText.split("\r\n")).toContain(
+      `2025-01-01,${bulk},Bulk Co,metered,write,2,0,0,20,20,3`,
+    );
   });
 
   it("serves the live traffic with its scope, validated", async () => {
@@ -289,9 +316,8 @@ describe("customers near a limit shorter than the rollups' minute", () => {
         operation: "read",
         limit: { count: 5, periodMs: 1_000 },
         resolutionMs: 1_000,
-        windowMs: 1_000,
-        peakTokens: 5,
-        allowanceTokens: 5,
+        lowestTokens: 0,
+        lowestAtMs: START_MS + 30 * MINUTE_MS,
         share: 1,
         refused: 21,
       }),
@@ -300,6 +326,39 @@ describe("customers near a limit shorter than the rollups' minute", () => {
     expect(lower.customers.map((c: { name: string; share: number }) => [c.name, c.share])).toEqual([
       ["Bursty Co", 1],
       ["Steady Co", 0.4],
+    ]);
+  });
+
+  // Regression: 3 per second, bursts two thirds of a second apart: the limiter allowed 3, then 2
+  // and 2 as the bucket refilled, 5 in some clock seconds, and near-limit read "166%: 5 of 3
+  // tokens in 1 second", as if the limiter had let the customer past its limit. The bucket,
+  // replayed, was drained: 100%, never more.
+  it("never puts a customer the limiter held to its limit over 100%", async () => {
+    t.addPlan("three", [{ operation: "read", count: 3, periodMs: 1_000 }]);
+    const held = t.addCustomer("three", "Held Co").id;
+    const customer = t.runtime.policy.snapshot.byId.get(held) as CustomerPolicy;
+    const from = t.clock.now();
+    let allowed = 0;
+    for (let burst = 0; burst < 10; burst++) {
+      for (let i = 0; i < 15; i++) {
+        if ((await decide(t.runtime, customer, "read", 1)).allowed) allowed++;
+      }
+      t.clock.advance(667);
+    }
+    expect(allowed).toBe(21);
+    await t.runtime.usage.flush();
+    const body = await near(`?from=${START_MS}&customerId=${held}`);
+    expect(body.customers).toEqual([
+      expect.objectContaining({
+        kind: "peak",
+        name: "Held Co",
+        limit: { count: 3, periodMs: 1_000 },
+        lowestTokens: 0,
+        // The live view's seconds spread each second's tokens over its decisions.
+        lowestAtMs: from + 500,
+        share: 1,
+        refused: 129,
+      }),
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatValue, MAX_VALUE_CHARS, stableJson, summarize } from "@/components/audit/audit-diff";
-import { formatDateTime } from "@/lib/format";
+import { formatDateTime } from "@/lib/time-format";
 
 const plan = {
   id: 3,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { levelSteps, lowestOf } from "@/components/charts/level-steps";
+import { levelSteps, lowestOf, undrawnMs } from "@/components/charts/level-steps";
 
 const fivePerSecond = { count: 5, periodMs: 1_000 };
 
@@ -65,5 +65,19 @@ describe("lowestOf", () => {
     expect(lowestOf(points, 600, 1_000)).toEqual({ t: 800, remaining: 1 });
     expect(lowestOf(points, 850, 1_000)).toEqual({ t: 850, remaining: 1 });
     expect(lowestOf([], 0, 1)).toBeNull();
+  });
+});
+
+describe("undrawnMs", () => {
+  it("is the part of the window before the first point, 0 when drawn from its start", () => {
+    const points = [
+      { t: 1_000, remaining: 5 },
+      { t: 4_000, remaining: 2 },
+    ];
+    expect(undrawnMs(points, 0, 10_000)).toBe(1_000);
+    expect(undrawnMs(points, 1_000, 10_000)).toBe(0);
+    expect(undrawnMs(points, 2_000, 10_000)).toBe(0);
+    expect(undrawnMs([], 0, 10_000)).toBe(10_000);
+    expect(undrawnMs([{ t: 20_000, remaining: 1 }], 0, 10_000)).toBe(10_000);
   });
 });

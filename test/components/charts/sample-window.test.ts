@@ -18,6 +18,15 @@ describe("appendSample", () => {
     expect(w.map((x) => x.t)).toEqual([3_000, 4_000, 5_000, 6_000]);
   });
 
+  // Regression: the sample that sets a window's left edge was dropped once it aged past it.
+  it("keeps the last sample at or before the window's start", () => {
+    let w: readonly ReturnType<typeof s>[] = [s(0), s(2_500)];
+    w = appendSample(w, s(3_500), bounds);
+    expect(w.map((x) => x.t)).toEqual([0, 2_500, 3_500]);
+    w = appendSample(w, s(6_000), bounds);
+    expect(w.map((x) => x.t)).toEqual([2_500, 3_500, 6_000]);
+  });
+
   it("keeps at most maxLength samples", () => {
     let w: readonly ReturnType<typeof s>[] = [];
     for (let t = 0; t < 50; t++) w = appendSample(w, s(t), bounds);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   formatAgo,
-  formatClock,
   formatSpan,
   liveTicks,
   offsetTicks,
@@ -41,11 +40,5 @@ describe("time axis", () => {
     expect(formatAgo(1_000_000, 1_000_000)).toBe("now");
     expect(formatAgo(970_000, 1_000_000)).toBe("-30s");
     expect(formatAgo(880_000, 1_000_000)).toBe("-2m");
-  });
-});
-
-describe("formatClock", () => {
-  it("writes local clock times with two digits each", () => {
-    expect(formatClock(new Date(2025, 0, 2, 4, 3, 5).getTime())).toBe("04:03:05");
   });
 });

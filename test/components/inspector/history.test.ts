@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { levelSteps, undrawnMs } from "@/components/charts/level-steps";
+import { samplesFrom } from "@/components/charts/sample-window";
 import {
   emptyHistory,
   recordInspection,
@@ -131,5 +133,28 @@ describe("recordReplay", () => {
     expect(h.series[read0]).toHaveLength(3);
     expect(h.now).toBe(10_000);
     expect(recordReplay(h, inspection(12_000, 1))).toBe(h);
+  });
+
+  // Regression: the replay's sample at the window's start sat exactly HISTORY_BOUNDS.maxAgeMs
+  // back and the first peek after it dropped it, so a bucket's chart was blank before its first
+  // recent decision (and a bucket with no traffic was blank until the page opened).
+  it("keeps the replayed level at the window's start through the peeks that follow", () => {
+    // The charts' longest window is as long as the history kept, and the replay as long again.
+    const window = { maxAgeMs: 3_000, maxLength: 100 };
+    let h = recordInspection(emptyHistory, inspection(9_900, 4), window);
+    h = recordReplay(h, replayed(10_000), window);
+    h = recordInspection(h, inspection(11_000, 4), window);
+    const write0 = seriesKey("write", 0, { count: 2, periodMs: 1_000 });
+    for (const [key, limit] of [
+      [read0, { count: 5, periodMs: 5_000 }],
+      [write0, { count: 2, periodMs: 1_000 }],
+    ] as const) {
+      const samples = h.series[key] ?? [];
+      const now = 11_000;
+      const points = levelSteps(limit, samplesFrom(samples, now - 3_000), now, 10);
+      expect(undrawnMs(points, now - 3_000, now), key).toBe(0);
+    }
+    // The bucket with no traffic is drawn full from the replay's start.
+    expect(h.series[write0]?.[0]).toEqual({ t: 7_000, remaining: 2, fullInMs: 0 });
   });
 });

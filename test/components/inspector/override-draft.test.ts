@@ -3,9 +3,9 @@ import {
   draftOfOverride,
   type OverrideDraft,
   overrideOfDraft,
-  toDatetimeLocal,
 } from "@/components/inspector/override-draft";
 import type { LimitDraft } from "@/components/ui/limit-draft";
+import { formatTimeInput, parseTimeInput } from "@/lib/time-format";
 
 const NOW = 1_700_000_000_000;
 
@@ -73,7 +73,7 @@ describe("draftOfOverride", () => {
     expect(d.expiry.mode).toBe("keep");
     expect(d.expiry.kept).toBe(NOW);
     // Switching to "At a date and time" starts from the stored one.
-    expect(new Date(d.expiry.at).getTime()).toBe(NOW);
+    expect(parseTimeInput(d.expiry.at)).toBe(NOW);
   });
 
   it("saves a kept expiry unchanged, and asks for a new one once it has passed", () => {
@@ -110,10 +110,27 @@ describe("overrideOfDraft", () => {
   });
 
   it("reads a local date and time", () => {
-    const at = toDatetimeLocal(NOW + 3_600_000);
+    const at = formatTimeInput(NOW + 3_600_000);
     expect(overrideOfDraft(draft({ mode: "at", at }), NOW)).toMatchObject({
       ok: true,
       value: { expiresAt: NOW + 3_600_000 },
+    });
+  });
+
+  // Regression: the end was a native date input, mm/dd/yyyy and a 12-hour clock in the United
+  // States, where the rest of the dashboard writes "2026-11-25 14:30" and 24-hour times.
+  it("reads an end typed as the dashboard writes times, and says how to write one otherwise", () => {
+    const typed = formatTimeInput(NOW + 3_600_000);
+    expect(typed).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/);
+    for (const bad of ["11/14/2023 11:13 PM", "tomorrow", "2023-11-14 25:00"]) {
+      expect(overrideOfDraft(draft({ mode: "at", at: bad }), NOW), bad).toEqual({
+        ok: false,
+        errors: { expiresAt: "Write a time as 2026-11-25 14:30 (24-hour)" },
+      });
+    }
+    expect(overrideOfDraft(draft({ mode: "at", at: "  " }), NOW)).toEqual({
+      ok: false,
+      errors: { expiresAt: "Choose a date and time" },
     });
   });
 
@@ -137,7 +154,7 @@ describe("overrideOfDraft", () => {
   });
 
   it("refuses an expiry in the past and an empty list", () => {
-    expect(overrideOfDraft(draft({ mode: "at", at: toDatetimeLocal(NOW - 1_000) }), NOW)).toEqual({
+    expect(overrideOfDraft(draft({ mode: "at", at: formatTimeInput(NOW - 1_000) }), NOW)).toEqual({
       ok: false,
       errors: { expiresAt: "Expiry must be in the future" },
     });

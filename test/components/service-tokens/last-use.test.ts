@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeLastUse } from "@/components/service-tokens/last-use";
-import { formatDate } from "@/lib/format";
+import { formatDate } from "@/lib/time-format";
 
 const NOW = Date.UTC(2026, 4, 20, 12, 0, 0);
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { describeAgo, dryRunTitle, dryRunVerdict } from "@/components/usage/dry-run-words";
+import {
+  DRY_RUN_STATES,
+  describeAgo,
+  describeDuration,
+  dryRunTitle,
+  dryRunVerdict,
+} from "@/components/usage/dry-run-words";
+
+const DAY = 86_400_000;
 
 const base = {
   operation: "read" as const,
@@ -41,7 +49,7 @@ describe("dryRunVerdict", () => {
           sinceMs: now - 2 * 3_600_000,
         },
         "the last 24 h",
-        now,
+        { fromMs: now - DAY, toMs: now },
       ),
     ).toBe(
       "This limit would have refused 22.7% of reads, 1 customer, since it was added 2 h ago (5 of 22).",
@@ -50,13 +58,92 @@ describe("dryRunVerdict", () => {
       dryRunVerdict(
         { ...base, refused: 0, decisions: 0, share: null, customers: 0, sinceMs: now - 20_000 },
         "the last 24 h",
-        now,
+        { fromMs: now - DAY, toMs: now },
       ),
     ).toBe(
       "No reads since it was added less than a minute ago: nothing to judge this limit on yet.",
     );
-    expect(dryRunVerdict({ ...base, sinceMs: null }, "the last 24 h", now)).toMatch(
-      /over the last 24 h/,
+    expect(
+      dryRunVerdict({ ...base, sinceMs: null }, "the last 24 h", { fromMs: now - DAY, toMs: now }),
+    ).toMatch(/over the last 24 h/);
+  });
+
+  // Regression: a plan's dry-run limit that an override replaced for a customer was judged
+  // "over the last 24 h", on reads from before it existed and after it stopped applying.
+  it("judges a limit that stopped being tried until when it stopped, and one tried in stretches on how long it applied", () => {
+    const now = 1_800_000_000_000;
+    const range = { fromMs: now - DAY, toMs: now };
+    const minutes = (n: number) => n * 60_000;
+    const judged = {
+      ...base,
+      state: "replaced" as const,
+      refused: 25,
+      decisions: 30,
+      customers: 1,
+    };
+    expect(
+      dryRunVerdict(
+        {
+          ...judged,
+          share: 25 / 30,
+          sinceMs: now - minutes(3),
+          tried: [{ fromMs: now - minutes(3), toMs: now - minutes(1) }],
+        },
+        "the last 24 h",
+        range,
+      ),
+    ).toBe(
+      "It would have refused 83.3% of reads, 1 customer, from when it was added 3 min ago until 1 min ago (25 of 30).",
+    );
+    expect(
+      dryRunVerdict(
+        {
+          ...judged,
+          share: 25 / 30,
+          sinceMs: null,
+          tried: [{ fromMs: range.fromMs, toMs: now - minutes(120) }],
+        },
+        "the last 24 h",
+        range,
+      ),
+    ).toBe(
+      "It would have refused 83.3% of reads, 1 customer, over the last 24 h, until 2 h ago (25 of 30).",
+    );
+    const hours = (n: number) => minutes(60 * n);
+    const stretches = [
+      { fromMs: now - hours(20), toMs: now - hours(5) },
+      { fromMs: now - hours(2), toMs: now },
+    ];
+    expect(
+      dryRunVerdict(
+        { ...base, sinceMs: now - hours(20), tried: stretches },
+        "the last 24 h",
+        range,
+      ),
+    ).toBe(
+      "This limit would have refused 3.2% of reads, 41 customers, in the 17 h it has applied since it was added 20 h ago (164 of 5,125).",
+    );
+    expect(
+      dryRunVerdict(
+        { ...base, state: "expired", sinceMs: null, tried: stretches.slice(0, 1) },
+        "the last 24 h",
+        range,
+      ),
+    ).toBe(
+      "It would have refused 3.2% of reads, 41 customers, in the 15 h it applied of the last 24 h (164 of 5,125).",
+    );
+    expect(
+      dryRunVerdict(
+        {
+          ...base,
+          sinceMs: null,
+          tried: [{ fromMs: now - minutes(30), toMs: now }],
+        },
+        "the last 24 h",
+        range,
+      ),
+    ).toBe(
+      "This limit would have refused 3.2% of reads, 41 customers, in the 30 min it has applied of the last 24 h (164 of 5,125).",
     );
   });
 
@@ -66,6 +153,13 @@ describe("dryRunVerdict", () => {
     expect(describeAgo(now - 5 * 60_000, now)).toBe("5 min ago");
     expect(describeAgo(now - 47 * 3_600_000, now)).toBe("47 h ago");
     expect(describeAgo(now - 3 * 86_400_000, now)).toBe("3 days ago");
+  });
+
+  it("describeDuration says how long, rounded down", () => {
+    expect(describeDuration(59_999)).toBe("a few seconds");
+    expect(describeDuration(12 * 60_000 + 59_999)).toBe("12 min");
+    expect(describeDuration(47 * 3_600_000)).toBe("47 h");
+    expect(describeDuration(3 * 86_400_000)).toBe("3 days");
   });
 
   it("speaks in the past of a limit since promoted or removed", () => {
@@ -82,6 +176,18 @@ describe("dryRunVerdict", () => {
     expect(dryRunVerdict({ ...base, refused: 0, share: 0, customers: 0 })).toBe(
       "This limit would have refused 0% of reads, 0 customers, over the last 24 h (0 of 5,125).",
     );
+  });
+});
+
+describe("DRY_RUN_STATES", () => {
+  it("words each state with no dangling 'since': the time follows on its own when known", () => {
+    expect(DRY_RUN_STATES).toEqual({
+      "dry-run": "dry run",
+      enforced: "enforced",
+      replaced: "replaced by an override",
+      expired: "expired with the override",
+      removed: "removed",
+    });
   });
 });
 

@@ -18,6 +18,7 @@ const point = (t: number, allowed: number, denied: number, tokensTaken = allowed
   allowed,
   denied,
   unavailable: 0,
+  tooLarge: 0,
   tokensRequested: tokensTaken + denied,
   tokensTaken,
 });
@@ -59,12 +60,14 @@ describe("allowancePerStep", () => {
 });
 
 describe("near-limit shares", () => {
-  it("formatNearShare rounds down, so a share just under a threshold never reaches it", () => {
+  // Regression: 1.667 read "166%", and a bucket drained by a limited customer read over 100%.
+  it("formatNearShare rounds to the nearest, never to 100% short of drained, never over", () => {
     expect(formatNearShare(0.8)).toBe("80%");
-    expect(formatNearShare(0.7999)).toBe("79%");
-    expect(formatNearShare(0.999)).toBe("99%");
+    expect(formatNearShare(2 / 3)).toBe("67%");
+    expect(formatNearShare(0.7999)).toBe("80%");
+    expect(formatNearShare(0.996)).toBe("99%");
     expect(formatNearShare(1)).toBe("100%");
-    expect(formatNearShare(1.25)).toBe("125%");
+    expect(formatNearShare(1.667)).toBe("100%");
     expect(formatNearShare(0.29)).toBe("29%");
   });
 
@@ -73,39 +76,19 @@ describe("near-limit shares", () => {
     expect(nearShareTone(1)).toBe("bad");
   });
 
-  it("describeNearLimit puts the peak against the allowance over its window", () => {
+  it("describeNearLimit says how low the bucket went, of its count", () => {
+    expect(describeNearLimit({ lowestTokens: 0, limit: { count: 3, periodMs: 1_000 } })).toBe(
+      "Drained to 0 of 3 tokens (3 per second)",
+    );
+    expect(describeNearLimit({ lowestTokens: 2, limit: { count: 10, periodMs: 3_600_000 } })).toBe(
+      "Down to 2 of 10 tokens (10 per hour)",
+    );
     expect(
-      describeNearLimit({
-        peakTokens: 9,
-        allowanceTokens: 10,
-        windowMs: 3_600_000,
-        limit: { count: 10, periodMs: 3_600_000 },
-      }),
-    ).toBe("9 of 10 tokens in 1 hour (10 per hour)");
-    expect(
-      describeNearLimit({
-        peakTokens: 480,
-        allowanceTokens: 600,
-        windowMs: 60_000,
-        limit: { count: 10, periodMs: 1_000 },
-      }),
-    ).toBe("480 of 600 tokens in 1 minute (10 per second)");
-    expect(
-      describeNearLimit({
-        peakTokens: 1_700,
-        allowanceTokens: 2_000,
-        windowMs: 120_000,
-        limit: { count: 1_000, periodMs: 60_000 },
-      }),
-    ).toBe("1,700 of 2,000 tokens in 2 minutes (1,000 per minute)");
-    expect(
-      describeNearLimit({
-        peakTokens: 5,
-        allowanceTokens: 5,
-        windowMs: 1_000,
-        limit: { count: 5, periodMs: 1_000 },
-      }),
-    ).toBe("5 of 5 tokens in 1 second (5 per second)");
+      describeNearLimit({ lowestTokens: 150, limit: { count: 1_000, periodMs: 60_000 } }),
+    ).toBe("Down to 150 of 1,000 tokens (1,000 per minute)");
+    expect(describeNearLimit({ lowestTokens: 0, limit: { count: 1, periodMs: 1_000 } })).toBe(
+      "Drained to 0 of 1 token (1 per second)",
+    );
   });
 
   it("describes a refused customer: how often, and the limits no peak measured", () => {
@@ -114,16 +97,18 @@ describe("near-limit shares", () => {
     expect(describeUnmeasured([{ count: 5, periodMs: 1_000 }], 60_000)).toBe(
       "not measured: 5 per second",
     );
-    expect(describeUnmeasured([], 60_000)).toBe("its peaks per minute stayed under its limits");
+    expect(describeUnmeasured([], 60_000)).toBe(
+      "its buckets, replayed per minute, were never drained",
+    );
   });
 
   it("nearLimitNote says how limits shorter than the rollups' step were judged", () => {
     const at = (ms: number) => `@${ms}`;
     expect(nearLimitNote({ fromMs: 0, resolutionMs: 60_000, perSecondFromMs: 700_000 }, at)).toBe(
-      "Limits shorter than a minute are measured per second from @700000 (the live view holds the last 5 minutes); before that, only by refusals.",
+      "Limits shorter than a minute are measured per second from @700000 (per-second counts are kept for the last 5 minutes); before that, only by refusals.",
     );
     expect(nearLimitNote({ fromMs: 0, resolutionMs: 3_600_000, perSecondFromMs: null }, at)).toBe(
-      "Limits shorter than an hour are judged here only by refusals: the live view holds the last 5 minutes.",
+      "Limits shorter than an hour are judged here only by refusals: per-second counts are kept for the last 5 minutes only.",
     );
     expect(nearLimitNote({ fromMs: 5, resolutionMs: 60_000, perSecondFromMs: 5 }, at)).toBeNull();
   });
@@ -131,18 +116,20 @@ describe("near-limit shares", () => {
 
 describe("busiestPlansFirst", () => {
   it("puts the plans with most decisions first, the quiet ones by name", () => {
-    const plan = (name: string, allowed: number, denied = 0, unavailable = 0) => ({
+    const plan = (name: string, allowed: number, denied = 0, unavailable = 0, tooLarge = 0) => ({
       name,
       allowed,
       denied,
       unavailable,
+      tooLarge,
     });
     const ordered = busiestPlansFirst([
       plan("Free", 0),
       plan("Pro", 10, 5),
       plan("Enterprise", 0),
       plan("Team", 3, 0, 20),
+      plan("Bulk", 0, 0, 0, 16),
     ]);
-    expect(ordered.map((p) => p.name)).toEqual(["Team", "Pro", "Enterprise", "Free"]);
+    expect(ordered.map((p) => p.name)).toEqual(["Team", "Bulk", "Pro", "Enterprise", "Free"]);
   });
 });

@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  formatLocalTime,
-  formatStep,
   formatStepTick,
-  localZoneLabel,
   overviewQuerySchema,
   RANGE_SPECS,
   rangeQuery,
   scopedRangeSchema,
   stepTicks,
   usageSearch,
-  zoneLabel,
 } from "@/components/usage/usage-range";
 
 const MINUTE = 60_000;
@@ -18,7 +14,6 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 // 2026-11-23T14:05:30.500Z, a Monday, in winter (Paris is UTC+01:00).
 const NOW = Date.UTC(2026, 10, 23, 14, 5, 30, 500);
-const SUMMER = Date.UTC(2026, 6, 1, 12, 0, 0);
 
 let savedTz: string | undefined;
 beforeAll(() => {
@@ -71,33 +66,7 @@ describe("the URL's range", () => {
   });
 });
 
-describe("time zones", () => {
-  it("zoneLabel writes minutes east of UTC as UTC±HH:MM", () => {
-    expect(zoneLabel(60)).toBe("UTC+01:00");
-    expect(zoneLabel(0)).toBe("UTC+00:00");
-    expect(zoneLabel(-330)).toBe("UTC-05:30");
-    expect(zoneLabel(345)).toBe("UTC+05:45");
-    expect(zoneLabel(-600)).toBe("UTC-10:00");
-  });
-
-  it("localZoneLabel follows daylight saving time", () => {
-    expect(localZoneLabel(NOW)).toBe("UTC+01:00");
-    expect(localZoneLabel(SUMMER)).toBe("UTC+02:00");
-  });
-
-  it("formatLocalTime writes the local minute with its zone", () => {
-    expect(formatLocalTime(NOW)).toBe("23 Nov 15:05 UTC+01:00");
-  });
-
-  it("formatStep writes a step's span in local time, a UTC day across local midnight", () => {
-    const minute = Date.UTC(2026, 10, 23, 14, 5);
-    expect(formatStep(minute, MINUTE)).toBe("23 Nov 15:05–15:06 UTC+01:00");
-    const day = Date.UTC(2026, 10, 23);
-    expect(formatStep(day, DAY)).toBe("23 Nov 01:00 – 24 Nov 01:00 UTC+01:00");
-    const lateHour = Date.UTC(2026, 10, 23, 22);
-    expect(formatStep(lateHour, HOUR)).toBe("23 Nov 23:00 – 24 Nov 00:00 UTC+01:00");
-  });
-
+describe("step ticks", () => {
   it("formatStepTick labels by the range: time of day, day and time, or day", () => {
     const t = Date.UTC(2026, 10, 23, 14);
     expect(formatStepTick(t, "1h")).toBe("15:00");

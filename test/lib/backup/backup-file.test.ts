@@ -2,6 +2,7 @@ import {
   chmodSync,
   closeSync,
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -9,6 +10,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
@@ -143,5 +145,49 @@ describe("writeBackup", () => {
     );
     expect(readdirSync(out)).toEqual([]);
     expect(existsSync(path.join(out, "copy.db"))).toBe(false);
+  });
+
+  it("refuses the database's own -wal, -shm and -journal as the target, even with --force, and leaves the live log whole", () => {
+    t.runtime.sqlite.pragma("wal_autocheckpoint = 0");
+    for (let i = 0; i < 5; i++) t.addCustomer("free", `Confirmed ${i}`);
+    const wal = readFileSync(`${t.databasePath}-wal`);
+    const shm = readFileSync(`${t.databasePath}-shm`);
+    expect(wal.length).toBeGreaterThan(0);
+    for (const [suffix, what] of [
+      ["-wal", "is the database's write-ahead log (its -wal file, which holds its latest writes)"],
+      ["-shm", "is the database's shared-memory index (its -shm file)"],
+      ["-journal", "is the database's rollback journal (its -journal file)"],
+    ] as const) {
+      const target = `${t.databasePath}${suffix}`;
+      expect(() => writeBackup(t.databasePath, target, { overwrite: true })).toThrow(
+        `${target} ${what}: name another file`,
+      );
+    }
+    // Through a symbolic link to the database's directory, too.
+    const link = path.join(dir, "link");
+    symlinkSync(path.dirname(t.databasePath), link);
+    const viaLink = path.join(link, `${path.basename(t.databasePath)}-wal`);
+    expect(() => writeBackup(t.databasePath, viaLink, { overwrite: true })).toThrow(
+      `${viaLink} is the database's write-ahead log`,
+    );
+    expect(readFileSync(`${t.databasePath}-wal`).equals(wal)).toBe(true);
+    expect(readFileSync(`${t.databasePath}-shm`).equals(shm)).toBe(true);
+    expect(existsSync(`${t.databasePath}-journal`)).toBe(false);
+    expect(
+      t.runtime.sqlite
+        .prepare("SELECT count(*) AS n FROM customers WHERE name LIKE 'Confirmed %'")
+        .get(),
+    ).toEqual({ n: 5 });
+  });
+
+  it("says the target is the database itself before asking for --force", () => {
+    expect(() => writeBackup(t.databasePath, t.databasePath)).toThrow(
+      `${t.databasePath} is the database itself: name another file`,
+    );
+    const hardLink = path.join(dir, "same.db");
+    linkSync(t.databasePath, hardLink);
+    expect(() => writeBackup(t.databasePath, hardLink, { overwrite: true })).toThrow(
+      `${hardLink} is the database itself: name another file`,
+    );
   });
 });

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCustomer } from "@/lib/admin/customers";
 import { writeBackupInWorker } from "@/lib/backup/backup-in-worker";
 import { backupFileName } from "@/lib/backup/backup-names";
+import { isRoutineFailure } from "@/lib/backup/backup-report";
 import { silentLogger } from "@/lib/log";
 import { createRuntime, type Runtime } from "@/lib/runtime";
 import { FakeClock } from "../../support/fake-clock";
@@ -117,6 +118,15 @@ describe("a backup in a worker thread", () => {
     await expect(
       writeBackupInWorker({ source: t.databasePath, target: path.join(dir, "no", "x.db") }),
     ).rejects.toThrow(`The directory ${path.join(dir, "no")} does not exist: create it first`);
+  }, 30_000);
+
+  it("marks the worker's foreseen failure as routine, so the schedule logs it in one line without a stack", async () => {
+    const failure = await writeBackupInWorker({
+      source: t.databasePath,
+      target: path.join(dir, "no", "x.db"),
+    }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ routine: true });
+    expect(isRoutineFailure(failure)).toBe(true);
   }, 30_000);
 });
 

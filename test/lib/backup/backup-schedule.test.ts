@@ -157,9 +157,8 @@ describe("scheduled backups", () => {
     const failed = lines.filter((l) => l.level === "error");
     expect(failed).toHaveLength(1);
     expect(failed[0]?.message).toBe(
-      `BACKUP FAILED: could not write ${path.join(dir, name(START_MS))} (1 failed since the start; there is no backup yet)`,
+      `BACKUP FAILED: could not write ${path.join(dir, name(START_MS))}: No space left on device (1 failed since the start; there is no backup yet); trying again in 15 min (at 2025-01-01T00:15:00.000Z)`,
     );
-    expect((failed[0]?.cause as Error | undefined)?.message).toBe("No space left on device");
     expect(await metrics.registry.metrics()).toContain("ratekeeper_backup_failures_total 1");
     // Tried again after MAX_RETRY_MS, not after the 6 h interval.
     clock.advance(MAX_RETRY_MS);
@@ -220,6 +219,130 @@ describe("scheduled backups", () => {
     // A stopped schedule neither logs the abort as a failure nor counts it.
     expect(made.failures()).toBe(0);
     expect(lines.filter((l) => l.level === "error")).toEqual([]);
+  });
+});
+
+describe("scheduled backups and a backup named in the future (a clock that ran ahead)", () => {
+  const FUTURE = Date.UTC(2027, 10, 25);
+
+  it("never prune the backup just written, nor the one named in the future, with BACKUP_KEEP=1", async () => {
+    writeFileSync(path.join(dir, name(FUTURE)), "from a clock ahead");
+    writeFileSync(path.join(dir, name(START_MS - HOUR)), "an earlier run's backup");
+    schedule({ keep: 1 }).start();
+    await asleep();
+    clock.advance(5 * HOUR);
+    await asleep();
+    expect(backupsIn()).toEqual([name(START_MS + 5 * HOUR), name(FUTURE)]);
+    clock.advance(SIX_HOURS);
+    await asleep();
+    expect(backupsIn()).toEqual([name(START_MS + 11 * HOUR), name(FUTURE)]);
+    const pruned = lines.filter((l) => l.message.startsWith("Backup pruned"));
+    expect(pruned.map((l) => l.message)).toEqual([
+      `Backup pruned (BACKUP_KEEP=1): ${name(START_MS - HOUR)}`,
+      `Backup pruned (BACKUP_KEEP=1): ${name(START_MS + 5 * HOUR)}`,
+    ]);
+  });
+
+  it("warn once, naming the file named in the future, and never delete it", async () => {
+    writeFileSync(path.join(dir, name(FUTURE)), "from a clock ahead");
+    schedule({ keep: 1 }).start();
+    await asleep();
+    for (let i = 0; i < 3; i++) {
+      clock.advance(SIX_HOURS);
+      await asleep();
+    }
+    const warnings = lines.filter((l) => l.level === "warn");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toContain(
+      `Backup ${path.join(dir, name(FUTURE))} is named later than now (2025-01-01T00:00:00.000Z)`,
+    );
+    expect(existsSync(path.join(dir, name(FUTURE)))).toBe(true);
+  });
+
+  it("start the next backup an interval after the newest backup named before now, and report its age", async () => {
+    writeFileSync(path.join(dir, name(FUTURE)), "from a clock ahead");
+    writeFileSync(path.join(dir, name(START_MS - 2 * HOUR)), "an earlier run's backup");
+    const made = schedule();
+    const metrics = createMetrics(() => 0);
+    metrics.watchBackups(made);
+    made.start();
+    await asleep();
+    expect(await metrics.registry.metrics()).toContain(
+      "ratekeeper_backup_last_success_age_seconds 7200",
+    );
+    clock.advance(4 * HOUR);
+    await asleep();
+    expect(backupsIn()).toContain(name(START_MS + 4 * HOUR));
+  });
+});
+
+describe("scheduled backups' log lines", () => {
+  it("say a routine failure in one line, with its cause and when the next try is, and no stack", async () => {
+    const full = Object.assign(new Error("ENOSPC: no space left on device, write"), {
+      code: "ENOSPC",
+    });
+    schedule({
+      intervalMs: 10 * 60_000,
+      write: async () => {
+        throw full;
+      },
+    }).start();
+    await asleep();
+    const failed = lines.filter((l) => l.level === "error");
+    expect(failed).toEqual([
+      {
+        level: "error",
+        message: `BACKUP FAILED: could not write ${path.join(dir, name(START_MS))}: ENOSPC: no space left on device, write (1 failed since the start; there is no backup yet); trying again in 10 min (at 2025-01-01T00:10:00.000Z)`,
+        cause: undefined,
+      },
+    ]);
+  });
+
+  it("keep the stack of an unforeseen failure", async () => {
+    const bug = new TypeError("Cannot read properties of undefined (reading 'path')");
+    schedule({
+      write: async () => {
+        throw bug;
+      },
+    }).start();
+    await asleep();
+    expect(lines.filter((l) => l.level === "error").map((l) => l.cause)).toEqual([bug]);
+  });
+
+  it("say in one line, with no stack, that BACKUP_DIR could not be created, and when it tries again", async () => {
+    writeFileSync(path.join(dir, "plain"), "a file where a directory should be");
+    const backups = path.join(dir, "plain", "backups");
+    const made = new BackupSchedule({
+      dir: backups,
+      intervalMs: SIX_HOURS,
+      keep: 2,
+      clock,
+      log,
+      write: realWrite,
+    });
+    schedules.push(made);
+    made.start();
+    await asleep();
+    const first = lines.find((l) => l.message.startsWith("Could not create BACKUP_DIR"));
+    expect(first?.message).toMatch(
+      new RegExp(
+        `^Could not create BACKUP_DIR ${backups}: ENOTDIR: not a directory[^\n]*; each backup tries again, the next now \\(2025-01-01T00:00:00\\.000Z\\)$`,
+      ),
+    );
+    expect(first?.cause).toBeUndefined();
+    expect(lines.filter((l) => l.level === "error").every((l) => l.cause === undefined)).toBe(true);
+  });
+
+  it("write counts as db:backup does: 10,000 customers", async () => {
+    const write = async (file: string): Promise<BackupReport> => {
+      const report = await realWrite(file);
+      return { ...report, counts: { ...report.counts, customers: 10_000, auditEntries: 12_345 } };
+    };
+    schedule({ write }).start();
+    await asleep();
+    expect(lines.find((l) => l.message.startsWith("Backup written:"))?.message).toMatch(
+      /, 10,000 customers, 12,345 audit entries\)\.$/,
+    );
   });
 });
 

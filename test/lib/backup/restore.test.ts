@@ -1,6 +1,7 @@
 import {
   closeSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
@@ -214,5 +215,73 @@ describe("restoreBackup", () => {
       restoreBackup(path.join(dir, "notes.txt"), path.join(dir, "a.db"), START_MS),
     ).toThrow(`${path.join(dir, "notes.txt")} is not a SQLite database`);
     expect(existsSync(path.join(dir, "a.db"))).toBe(false);
+  });
+
+  it("refuses to restore the database onto itself or from one of its own files, and leaves nothing beside it", () => {
+    const target = path.join(dir, "live.db");
+    writeBackup(t.databasePath, target);
+    const before = readFileSync(target);
+    expect(() => restoreBackup(target, target, START_MS)).toThrow(
+      `${target} is the database itself (DATABASE_PATH): name a backup to restore it from`,
+    );
+    writeFileSync(`${target}-wal`, "");
+    expect(() => restoreBackup(`${target}-wal`, target, START_MS)).toThrow(
+      `${target}-wal is the database's write-ahead log (its -wal file, which holds its latest writes) (DATABASE_PATH): name a backup to restore it from`,
+    );
+    rmSync(`${target}-wal`);
+    expect(readFileSync(target).equals(before)).toBe(true);
+    expect(readdirSync(dir)).toEqual(["live.db"]);
+  });
+
+  it("names a directory given as the backup, rather than calling it missing", () => {
+    mkdirSync(path.join(dir, "bad"));
+    expect(() => restoreBackup(path.join(dir, "bad"), path.join(dir, "a.db"), START_MS)).toThrow(
+      `${path.join(dir, "bad")} is a directory: name a backup file in it`,
+    );
+  });
+
+  it("keeps no empty -wal beside the database it replaces", () => {
+    const backup = path.join(dir, "backup.db");
+    writeBackup(t.databasePath, backup);
+    const target = path.join(dir, "live.db");
+    // A file SQLite cannot read, with an empty log beside it: nothing to fold in, nothing to keep.
+    writeFileSync(target, "not a database");
+    writeFileSync(`${target}-wal`, "");
+    const report = restoreBackup(backup, target, START_MS);
+    expect(readdirSync(dir).sort()).toEqual(
+      ["backup.db", "live.db", path.basename(report.keptAs as string)].sort(),
+    );
+  });
+
+  it("refuses a backup whose migrations are not this release's, naming the first that differs, and changes nothing", () => {
+    const journal = JSON.parse(
+      readFileSync(path.join(process.cwd(), "drizzle", "meta", "_journal.json"), "utf8"),
+    ) as { entries: { tag: string; when: number }[] };
+    const [first, second] = journal.entries;
+    // A SQLite file with tables of the right names and a migration of its own.
+    const lookalike = path.join(dir, "lookalike.db");
+    const sqlite = new Database(lookalike);
+    sqlite.exec(
+      "CREATE TABLE __drizzle_migrations (id INTEGER PRIMARY KEY, hash TEXT, created_at NUMERIC); CREATE TABLE plans (x); CREATE TABLE customers (x); CREATE TABLE audit_log (id INTEGER PRIMARY KEY);",
+    );
+    sqlite.prepare("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('abc', ?)").run(1);
+    sqlite.close();
+    const target = path.join(dir, "target.db");
+    writeFileSync(target, "the database that must survive");
+    expect(() => restoreBackup(lookalike, target, START_MS)).toThrow(
+      `${lookalike} is not a database of this Ratekeeper: its migration 1 is not this version's ${first?.tag} (another SQL hash), so the server could not migrate it. It is not restored`,
+    );
+    // A backup of ours with its second migration's record changed by hand.
+    const edited = path.join(dir, "edited.db");
+    writeBackup(t.databasePath, edited);
+    const hand = new Database(edited);
+    hand
+      .prepare("UPDATE __drizzle_migrations SET hash = 'edited' WHERE created_at = ?")
+      .run(second?.when);
+    hand.close();
+    expect(() => restoreBackup(edited, target, START_MS)).toThrow(
+      `its migration 2 is not this version's ${second?.tag} (another SQL hash)`,
+    );
+    expect(readFileSync(target, "utf8")).toBe("the database that must survive");
   });
 });

@@ -382,7 +382,7 @@ describe("an edge's log: what is true, once per change of state", () => {
     await tickUntil(t, rt, () => rt.edgePolicy.status === "current", 3_000);
     expect(rt.edgePolicy.stamp?.generation).not.toBe(held?.generation);
     expect(lines.at(-1)).toMatch(
-      /^The policy snapshot in Redis can be read again: version 1, revision \d+, is followed\.$/,
+      /^The policy snapshot in Redis can be read again: following version 1, revision \d+\.$/,
     );
     expect(count(lines, /^Redis no longer holds/)).toBe(1);
   });

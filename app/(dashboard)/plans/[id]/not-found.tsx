@@ -1,6 +1,6 @@
 import { NotFoundPage } from "@/components/ui/not-found-page";
 
-/** A plan address whose id is malformed: the same page as for a plan that is not there. */
+/** A plan address that names no plan: a malformed id, or one that is not (or no longer) there. */
 export default function PlanNotFound() {
   return <NotFoundPage what="plan" />;
 }
