@@ -168,7 +168,7 @@ const BROWSER_MAY_IMPORT = [
   "lib/schemas/",
   "lib/simulator/",
   "lib/format",
-  "lib/http",
+  "lib/time-format",
   "lib/next-path",
 ];
 
