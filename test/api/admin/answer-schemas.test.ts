@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { GET as listAudit } from "@/app/api/admin/audit/route";
+import { GET as inspect } from "@/app/api/admin/customers/[id]/inspect/route";
 import {
   DELETE as clearOverride,
   PUT as putOverride,
 } from "@/app/api/admin/customers/[id]/overrides/[operation]/route";
 import { POST as rotateKey } from "@/app/api/admin/customers/[id]/rotate-key/route";
 import { GET as getCustomer, PATCH as patchCustomer } from "@/app/api/admin/customers/[id]/route";
+import { POST as testRequest } from "@/app/api/admin/customers/[id]/test-request/route";
 import { POST as createCustomer, GET as listCustomers } from "@/app/api/admin/customers/route";
 import { GET as getPlan, PATCH as patchPlan } from "@/app/api/admin/plans/[id]/route";
 import { POST as createPlan, GET as listPlans } from "@/app/api/admin/plans/route";
@@ -19,6 +21,7 @@ import {
   customerUpdatedAnswerSchema,
   overridesAnswerSchema,
 } from "@/lib/schemas/customer-answer.schema";
+import { inspectAnswerSchema, testRequestAnswerSchema } from "@/lib/schemas/inspect-answer.schema";
 import { planAnswerSchema, plansAnswerSchema } from "@/lib/schemas/plan-answer.schema";
 import {
   createdServiceTokenAnswerSchema,
@@ -204,6 +207,38 @@ describe("admin answers match their schemas", () => {
     expect(listed.serviceTokens.map((s) => s.id)).toEqual([created.serviceToken.id]);
   });
 
+  it("inspect and test requests: decisions, buckets and history answer their schemas", async () => {
+    const demo = params({ id: String(t.demoId) });
+    const made = await answerOf(
+      testRequest(adminRequest("/x", { cookie, body: { operation: "read", cost: 2 } }), demo),
+      200,
+      testRequestAnswerSchema,
+    );
+    expect(made.reason).toBe("ok");
+    expect(made.decision?.buckets.length).toBeGreaterThan(0);
+    t.clock.advance(1_000);
+    const peeked = await answerOf(
+      inspect(adminRequest("/x", { cookie }), demo),
+      200,
+      inspectAnswerSchema,
+    );
+    expect(peeked.history).toBeUndefined();
+    const replayed = await answerOf(
+      inspect(adminRequest("/x?history=60", { cookie }), demo),
+      200,
+      inspectAnswerSchema,
+    );
+    expect(replayed.history?.operations.read.length).toBeGreaterThan(0);
+
+    t.suspend(t.demoId);
+    const suspended = await answerOf(
+      testRequest(adminRequest("/x", { cookie, body: { operation: "read" } }), demo),
+      200,
+      testRequestAnswerSchema,
+    );
+    expect(suspended).toMatchObject({ status: 403, reason: "suspended", decision: null });
+  });
+
   it("an answer with a field its schema does not name fails, at the top and nested", async () => {
     const plans = await (await listPlans(adminRequest("/x", { cookie }))).json();
     expect(plansAnswerSchema.safeParse(plans).success).toBe(true);
@@ -220,6 +255,15 @@ describe("admin answers match their schemas", () => {
     expect(customersAnswerSchema.safeParse(withExtra(page, ["customers", 0])).success).toBe(false);
     expect(
       customersAnswerSchema.safeParse(withExtra(page, ["customers", 0, "traffic"])).success,
+    ).toBe(false);
+
+    const inspected = await (
+      await inspect(adminRequest("/x", { cookie }), params({ id: String(t.demoId) }))
+    ).json();
+    expect(inspectAnswerSchema.safeParse(inspected).success).toBe(true);
+    expect(
+      inspectAnswerSchema.safeParse(withExtra(inspected, ["operations", "read", "buckets", 0]))
+        .success,
     ).toBe(false);
 
     const tokens = await (await listTokens(adminRequest("/x", { cookie }))).json();
