@@ -1,15 +1,9 @@
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { DryRunResponse } from "@/lib/admin/dry-run";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { BucketHistory, DecisionView } from "@/lib/admin/inspect";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { NearLimitResult, NearLimitView } from "@/lib/admin/near-limit";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type * as AdminUsage from "@/lib/admin/usage";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { DecisionReason } from "@/lib/policy/decide";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { StoreStatus } from "@/lib/policy/decision-store";
 import type { AuditAnswer, AuditEntry } from "@/lib/schemas/audit-answer.schema";
 import type {
   CustomerAnswer,
@@ -19,6 +13,14 @@ import type {
   CustomerView,
   OverrideView,
 } from "@/lib/schemas/customer-answer.schema";
+import type {
+  BucketHistory,
+  DecisionReason,
+  DecisionView,
+  InspectAnswer,
+  StoreStatus,
+  TestRequestAnswer,
+} from "@/lib/schemas/inspect-answer.schema";
 import type {
   PlanAnswer,
   PlanListItem,
@@ -31,7 +33,6 @@ import type { DryRunLimitReport } from "@/lib/usage/dry-run-report";
 import type { TrafficPoint } from "@/lib/usage/traffic-log";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { UsagePoint, UsageSeries } from "@/lib/usage/usage-report";
-import type { Operation } from "@/lib/vocabulary";
 
 // The admin API's response shapes, as the dashboard types them: from the answer schemas in
 // lib/schemas where an answer has one (the server builds those answers through the same schemas),
@@ -78,21 +79,9 @@ export type CustomerResponse = CustomerAnswer;
 /** CreatedCustomerResponse is what creating a customer or rotating its key answers. */
 export type CreatedCustomerResponse = CustomerKeyAnswer;
 /** InspectResponse is GET /api/admin/customers/:id/inspect's answer (`history` when asked). */
-export interface InspectResponse {
-  customerId: number;
-  now: number;
-  store: StoreStatus;
-  operations: Record<Operation, DecisionView>;
-  history?: BucketHistory;
-}
+export type InspectResponse = InspectAnswer;
 /** TestRequestResponse is what a protected request would have been answered, and why. */
-export interface TestRequestResponse {
-  status: number;
-  reason: DecisionReason;
-  /** decision is null when no decision was made (a suspended customer). */
-  decision: DecisionView | null;
-  headers?: Record<string, string>;
-}
+export type TestRequestResponse = TestRequestAnswer;
 /** AuditResponse is one page of the audit log. */
 export type AuditResponse = AuditAnswer;
 export interface TrafficResponse {
