@@ -1,37 +1,42 @@
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { AuditListEntry as AuditEntry } from "@/db/queries/audit";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { CustomerView } from "@/db/queries/customers";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { PlanWithLimits } from "@/db/queries/plans";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { AuditPage } from "@/lib/admin/audit-list";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { CustomerListItem, CustomerPage } from "@/lib/admin/customer-list";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { OverrideView } from "@/lib/admin/customers";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { DryRunResponse } from "@/lib/admin/dry-run";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { BucketHistory, DecisionView } from "@/lib/admin/inspect";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { NearLimitResult, NearLimitView } from "@/lib/admin/near-limit";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type * as AdminUsage from "@/lib/admin/usage";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { DecisionReason } from "@/lib/policy/decide";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { StoreStatus } from "@/lib/policy/decision-store";
+import type { AuditAnswer, AuditEntry } from "@/lib/schemas/audit-answer.schema";
+import type {
+  CustomerAnswer,
+  CustomerKeyAnswer,
+  CustomerListItem,
+  CustomersAnswer,
+  CustomerView,
+  OverrideView,
+} from "@/lib/schemas/customer-answer.schema";
+import type {
+  BucketHistory,
+  DecisionReason,
+  DecisionView,
+  InspectAnswer,
+  StoreStatus,
+  TestRequestAnswer,
+} from "@/lib/schemas/inspect-answer.schema";
+import type {
+  PlanAnswer,
+  PlanListItem,
+  PlansAnswer,
+  PlanView as PlanWithLimits,
+} from "@/lib/schemas/plan-answer.schema";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { DryRunLimitReport } from "@/lib/usage/dry-run-report";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { TrafficPoint } from "@/lib/usage/traffic-log";
 // biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
 import type { UsagePoint, UsageSeries } from "@/lib/usage/usage-report";
-import type { Operation } from "@/lib/vocabulary";
 
-// The admin API's response shapes, shared by the dashboard (type-only imports: no server code
-// reaches the browser bundle).
+// The admin API's response shapes, as the dashboard types them: from the answer schemas in
+// lib/schemas where an answer has one (the server builds those answers through the same schemas),
+// else type-only imports of the server's own types (erased: no server code reaches the bundle).
 
 export type {
   AuditEntry,
@@ -44,6 +49,7 @@ export type {
   DryRunResponse,
   NearLimitView,
   OverrideView,
+  PlanListItem,
   PlanWithLimits,
   StoreStatus,
   TrafficPoint,
@@ -62,41 +68,22 @@ export type TopCustomersResponse = AdminUsage.TopCustomersResponse;
 /** UsageResponse is GET /api/admin/usage's answer. */
 export type UsageResponse = AdminUsage.UsageResponse;
 
-export type PlanListItem = PlanWithLimits & { customerCount: number };
-export interface PlansResponse {
-  plans: PlanListItem[];
-}
-export interface PlanResponse {
-  plan: PlanWithLimits;
-}
+/** PlansResponse is GET /api/admin/plans's answer. */
+export type PlansResponse = PlansAnswer;
+/** PlanResponse is one plan's answer (GET, POST, PATCH). */
+export type PlanResponse = PlanAnswer;
 /** CustomersResponse is one page of the customers list. */
-export type CustomersResponse = CustomerPage;
-export interface CustomerResponse {
-  customer: CustomerView;
-  overrides: Partial<Record<Operation, OverrideView>>;
-}
-export interface CreatedCustomerResponse {
-  customer: CustomerView;
-  apiKey: string;
-}
+export type CustomersResponse = CustomersAnswer;
+/** CustomerResponse is GET /api/admin/customers/:id's answer. */
+export type CustomerResponse = CustomerAnswer;
+/** CreatedCustomerResponse is what creating a customer or rotating its key answers. */
+export type CreatedCustomerResponse = CustomerKeyAnswer;
 /** InspectResponse is GET /api/admin/customers/:id/inspect's answer (`history` when asked). */
-export interface InspectResponse {
-  customerId: number;
-  now: number;
-  store: StoreStatus;
-  operations: Record<Operation, DecisionView>;
-  history?: BucketHistory;
-}
+export type InspectResponse = InspectAnswer;
 /** TestRequestResponse is what a protected request would have been answered, and why. */
-export interface TestRequestResponse {
-  status: number;
-  reason: DecisionReason;
-  /** decision is null when no decision was made (a suspended customer). */
-  decision: DecisionView | null;
-  headers?: Record<string, string>;
-}
+export type TestRequestResponse = TestRequestAnswer;
 /** AuditResponse is one page of the audit log. */
-export type AuditResponse = AuditPage;
+export type AuditResponse = AuditAnswer;
 export interface TrafficResponse {
   now: number;
   seconds: number;

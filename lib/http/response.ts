@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { FieldErrors, Refusal } from "@/lib/schemas/problem.schema";
 import { type HttpAnswer, invalidAnswer, problemAnswer, refusalAnswer } from "./answer";
 
@@ -9,6 +10,19 @@ export function toResponse(answer: HttpAnswer): Response {
 /** json answers with a JSON body. */
 export function json(data: unknown, init: ResponseInit = {}): Response {
   return Response.json(data, init);
+}
+
+/**
+ * answer answers with a JSON body of an answer schema's shape (lib/schemas/*-answer.schema.ts):
+ * the body is typed by the schema, so an answer and its schema cannot drift apart unnoticed (the
+ * answer tests parse real answers against the same schema, strictly).
+ */
+export function answer<S extends z.ZodType>(
+  _schema: S,
+  data: z.infer<S>,
+  init: ResponseInit = {},
+): Response {
+  return json(data, init);
 }
 
 /** problem answers with an RFC 9457 problem document (see problemAnswer). */

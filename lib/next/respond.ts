@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { Outcome } from "@/lib/admin/plans";
 import { invalid, json, problem } from "@/lib/http/response";
 
@@ -14,4 +15,17 @@ export function respond<T>(
   }
   if (outcome.status === 400 && outcome.errors) return invalid(outcome.errors);
   return problem(outcome.status, outcome.title, outcome.errors ? { errors: outcome.errors } : {});
+}
+
+/**
+ * respondAs is respond for an answer with a schema (lib/schemas/*-answer.schema.ts): the body
+ * toBody builds from the value is typed by the schema.
+ */
+export function respondAs<T, S extends z.ZodType>(
+  _schema: S,
+  outcome: Outcome<T>,
+  toBody: (value: T) => z.infer<S>,
+  status = 200,
+): Response {
+  return respond(outcome, toBody, status);
 }

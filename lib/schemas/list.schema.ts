@@ -75,15 +75,20 @@ export const searchParam = plainText(
     .max(MAX_SEARCH_CHARS, `Search at most ${MAX_SEARCH_CHARS} characters`),
 ).transform((s) => s.trim() || undefined);
 
-/** PageInfo is how a list answers for its page: the cursors next to it, null at either end. */
-export interface PageInfo {
-  /** next continues after the page's last row; null on the last page. */
-  next: string | null;
-  /** prev goes back before the page's first row; null on the first page. */
-  prev: string | null;
-  /** total is how many rows match the filters, over all pages. */
-  total: number;
-}
+/** pageInfoSchema is how a list answers for its page: the cursors next to it, null at either end. */
+export const pageInfoSchema = z
+  .object({
+    /** next continues after the page's last row; null on the last page. */
+    next: z.string().nullable(),
+    /** prev goes back before the page's first row; null on the first page. */
+    prev: z.string().nullable(),
+    /** total is how many rows match the filters, over all pages. */
+    total: z.number().int().nonnegative(),
+  })
+  .strict();
+
+/** PageInfo is a list answer's cursors and total (see pageInfoSchema). */
+export type PageInfo = z.infer<typeof pageInfoSchema>;
 
 /** pageParams are the paging parameters every list's query takes besides its filters. */
 export const pageParams = {

@@ -1,7 +1,8 @@
 import { listAuditPage } from "@/lib/admin/audit-list";
 import { parseQuery } from "@/lib/http/body";
-import { json } from "@/lib/http/response";
+import { answer } from "@/lib/http/response";
 import { withOperator } from "@/lib/next/operator";
+import { auditAnswerSchema } from "@/lib/schemas/audit-answer.schema";
 import { auditListQuerySchema } from "@/lib/schemas/audit-list.schema";
 
 /**
@@ -11,5 +12,5 @@ import { auditListQuerySchema } from "@/lib/schemas/audit-list.schema";
 export const GET = withOperator(({ request, runtime }) => {
   const query = parseQuery(request, auditListQuerySchema);
   if (!query.ok) return query.response;
-  return json(listAuditPage(runtime.db, query.data));
+  return answer(auditAnswerSchema, listAuditPage(runtime.db, query.data));
 });

@@ -1,10 +1,14 @@
 import { listCustomerPage } from "@/lib/admin/customer-list";
 import { createCustomer } from "@/lib/admin/customers";
 import { parseBody, parseQuery } from "@/lib/http/body";
-import { json } from "@/lib/http/response";
+import { answer } from "@/lib/http/response";
 import { withOperator } from "@/lib/next/operator";
-import { respond } from "@/lib/next/respond";
+import { respondAs } from "@/lib/next/respond";
 import { customerCreateSchema } from "@/lib/schemas/customer.schema";
+import {
+  customerKeyAnswerSchema,
+  customersAnswerSchema,
+} from "@/lib/schemas/customer-answer.schema";
 import { customerListQuerySchema } from "@/lib/schemas/customer-list.schema";
 
 /**
@@ -16,12 +20,20 @@ export const GET = withOperator(async ({ request, runtime }) => {
   const query = parseQuery(request, customerListQuerySchema);
   if (!query.ok) return query.response;
   const { db, clock } = runtime;
-  return json(await listCustomerPage({ db, clock, live: runtime.usage.live }, query.data));
+  return answer(
+    customersAnswerSchema,
+    await listCustomerPage({ db, clock, live: runtime.usage.live }, query.data),
+  );
 });
 
 /** POST /api/admin/customers creates a customer; the response shows its API key, once. */
 export const POST = withOperator(async ({ request, actor, runtime }) => {
   const parsed = await parseBody(request, customerCreateSchema);
   if (!parsed.ok) return parsed.response;
-  return respond(createCustomer(runtime, actor, parsed.data), (value) => value, 201);
+  return respondAs(
+    customerKeyAnswerSchema,
+    createCustomer(runtime, actor, parsed.data),
+    (v) => v,
+    201,
+  );
 });

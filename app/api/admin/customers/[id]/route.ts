@@ -1,10 +1,14 @@
 import { getCustomer } from "@/db/queries/customers";
 import { deleteCustomer, overridesOf, updateCustomer } from "@/lib/admin/customers";
 import { parseBody } from "@/lib/http/body";
-import { json, notFound } from "@/lib/http/response";
+import { answer, notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/next/operator";
-import { respond } from "@/lib/next/respond";
+import { respond, respondAs } from "@/lib/next/respond";
 import { customerUpdateSchema } from "@/lib/schemas/customer.schema";
+import {
+  customerAnswerSchema,
+  customerUpdatedAnswerSchema,
+} from "@/lib/schemas/customer-answer.schema";
 import { parseId } from "@/lib/schemas/params.schema";
 
 type Params = { id: string };
@@ -14,7 +18,10 @@ export const GET = withOperator<Params>(({ params, runtime }) => {
   const id = parseId(params.id);
   const customer = id === null ? undefined : getCustomer(runtime.db, id);
   if (!customer) return notFound("Customer not found");
-  return json({ customer, overrides: overridesOf(runtime.db, customer.id) });
+  return answer(customerAnswerSchema, {
+    customer,
+    overrides: overridesOf(runtime.db, customer.id),
+  });
 });
 
 /** PATCH /api/admin/customers/:id changes name, plan or status (suspend, reactivate). */
@@ -23,7 +30,13 @@ export const PATCH = withOperator<Params>(async ({ request, params, actor, runti
   if (id === null) return notFound("Customer not found");
   const parsed = await parseBody(request, customerUpdateSchema);
   if (!parsed.ok) return parsed.response;
-  return respond(updateCustomer(runtime, actor, id, parsed.data), (customer) => ({ customer }));
+  return respondAs(
+    customerUpdatedAnswerSchema,
+    updateCustomer(runtime, actor, id, parsed.data),
+    (customer) => ({
+      customer,
+    }),
+  );
 });
 
 /** DELETE /api/admin/customers/:id deletes a customer with its items and overrides. */

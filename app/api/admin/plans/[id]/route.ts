@@ -1,11 +1,12 @@
 import { getPlan } from "@/db/queries/plans";
 import { deletePlan, updatePlan } from "@/lib/admin/plans";
 import { parseBody } from "@/lib/http/body";
-import { json, notFound } from "@/lib/http/response";
+import { answer, notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/next/operator";
-import { respond } from "@/lib/next/respond";
+import { respond, respondAs } from "@/lib/next/respond";
 import { parseId } from "@/lib/schemas/params.schema";
 import { planUpdateSchema } from "@/lib/schemas/plan.schema";
+import { planAnswerSchema } from "@/lib/schemas/plan-answer.schema";
 
 type Params = { id: string };
 
@@ -13,7 +14,7 @@ type Params = { id: string };
 export const GET = withOperator<Params>(({ params, runtime }) => {
   const id = parseId(params.id);
   const plan = id === null ? undefined : getPlan(runtime.db, id);
-  return plan ? json({ plan }) : notFound("Plan not found");
+  return plan ? answer(planAnswerSchema, { plan }) : notFound("Plan not found");
 });
 
 /** PATCH /api/admin/plans/:id edits a plan; given limits replace all of its limits. */
@@ -22,7 +23,9 @@ export const PATCH = withOperator<Params>(async ({ request, params, actor, runti
   if (id === null) return notFound("Plan not found");
   const parsed = await parseBody(request, planUpdateSchema);
   if (!parsed.ok) return parsed.response;
-  return respond(updatePlan(runtime, actor, id, parsed.data), (plan) => ({ plan }));
+  return respondAs(planAnswerSchema, updatePlan(runtime, actor, id, parsed.data), (plan) => ({
+    plan,
+  }));
 });
 
 /** DELETE /api/admin/plans/:id deletes a plan that has no customers. */

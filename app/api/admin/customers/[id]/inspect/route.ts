@@ -1,7 +1,8 @@
 import { bucketHistory, inspect } from "@/lib/admin/inspect";
 import { parseQuery } from "@/lib/http/body";
-import { json, notFound } from "@/lib/http/response";
+import { answer, notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/next/operator";
+import { inspectAnswerSchema } from "@/lib/schemas/inspect-answer.schema";
 import { parseId } from "@/lib/schemas/params.schema";
 import { inspectQuerySchema } from "@/lib/schemas/query.schema";
 
@@ -22,7 +23,7 @@ export const GET = withOperator<{ id: string }>(async ({ request, params, runtim
   const now = runtime.clock.now();
   const operations = await inspect(runtime, customer);
   const seconds = query.data.history;
-  return json({
+  return answer(inspectAnswerSchema, {
     customerId: customer.id,
     now,
     store: runtime.decisions.status(),

@@ -1,9 +1,10 @@
 import { testRequest } from "@/lib/admin/inspect";
 import { parseBody } from "@/lib/http/body";
-import { json, notFound } from "@/lib/http/response";
+import { answer, notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/next/operator";
 import { identifyById, statusOf } from "@/lib/policy/decide";
 import { testRequestSchema } from "@/lib/schemas/customer.schema";
+import { testRequestAnswerSchema } from "@/lib/schemas/inspect-answer.schema";
 import { parseId } from "@/lib/schemas/params.schema";
 
 /**
@@ -18,11 +19,15 @@ export const POST = withOperator<{ id: string }>(async ({ request, params, runti
   if (!parsed.ok) return parsed.response;
   const identity = identifyById(runtime.policy.snapshot, id);
   if (!identity.ok) {
-    return json({ status: statusOf(identity.reason), reason: identity.reason, decision: null });
+    return answer(testRequestAnswerSchema, {
+      status: statusOf(identity.reason),
+      reason: identity.reason,
+      decision: null,
+    });
   }
   const { operation, cost } = parsed.data;
   const { verdict, view } = await testRequest(runtime, identity.customer, operation, cost);
-  return json({
+  return answer(testRequestAnswerSchema, {
     status: statusOf(verdict.reason),
     reason: verdict.reason,
     decision: view,

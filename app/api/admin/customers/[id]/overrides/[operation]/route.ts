@@ -2,8 +2,9 @@ import { clearOverride, setOverride } from "@/lib/admin/customers";
 import { parseBody } from "@/lib/http/body";
 import { notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/next/operator";
-import { respond } from "@/lib/next/respond";
+import { respondAs } from "@/lib/next/respond";
 import { overrideSchema } from "@/lib/schemas/customer.schema";
+import { overridesAnswerSchema } from "@/lib/schemas/customer-answer.schema";
 import { operationSchema } from "@/lib/schemas/limit.schema";
 import { parseId } from "@/lib/schemas/params.schema";
 
@@ -21,14 +22,22 @@ export const PUT = withOperator<Params>(async ({ request, params, actor, runtime
   if (!t) return notFound();
   const parsed = await parseBody(request, overrideSchema);
   if (!parsed.ok) return parsed.response;
-  return respond(setOverride(runtime, actor, t.id, t.operation, parsed.data), (overrides) => ({
-    overrides,
-  }));
+  return respondAs(
+    overridesAnswerSchema,
+    setOverride(runtime, actor, t.id, t.operation, parsed.data),
+    (overrides) => ({
+      overrides,
+    }),
+  );
 });
 
 /** DELETE /api/admin/customers/:id/overrides/:operation clears it: the plan applies again. */
 export const DELETE = withOperator<Params>(({ params, actor, runtime }) => {
   const t = target(params);
   if (!t) return notFound();
-  return respond(clearOverride(runtime, actor, t.id, t.operation), (overrides) => ({ overrides }));
+  return respondAs(
+    overridesAnswerSchema,
+    clearOverride(runtime, actor, t.id, t.operation),
+    (overrides) => ({ overrides }),
+  );
 });

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { CUSTOMER_STATUSES, OPERATIONS } from "@/lib/vocabulary";
+import { pageInfoSchema } from "./list.schema";
+
+/**
+ * customerViewSchema is a customer as operators see it: never its key hash, with its plan's slug
+ * and name. Times in ms since 1970.
+ */
+export const customerViewSchema = z
+  .object({
+    id: z.number().int().positive(),
+    name: z.string(),
+    planId: z.number().int().positive(),
+    planSlug: z.string(),
+    planName: z.string(),
+    status: z.enum(CUSTOMER_STATUSES),
+    apiKeyPrefix: z.string(),
+    createdAt: z.number().int(),
+    updatedAt: z.number().int(),
+  })
+  .strict();
+
+/** overrideLimitViewSchema is one limit of an override: count tokens per periodMs, maybe dry-run. */
+export const overrideLimitViewSchema = z
+  .object({
+    count: z.number().int().positive(),
+    periodMs: z.number().int().positive(),
+    dryRun: z.boolean().optional(),
+  })
+  .strict();
+
+/** overrideViewSchema is a customer's override for one operation, until `expiresAt` (ms) or null. */
+export const overrideViewSchema = z
+  .object({
+    limits: z.array(overrideLimitViewSchema),
+    expiresAt: z.number().int().nullable(),
+  })
+  .strict();
+
+/** overridesViewSchema is a customer's overrides by operation; an operation without one is absent. */
+export const overridesViewSchema = z.partialRecord(z.enum(OPERATIONS), overrideViewSchema);
+
+/** trafficSchema counts a customer's decisions over the list's recent window. */
+export const trafficSchema = z
+  .object({ allowed: z.number().int().nonnegative(), denied: z.number().int().nonnegative() })
+  .strict();
+
+/** customerListItemSchema is a customer as the list shows it: with its recent traffic. */
+export const customerListItemSchema = customerViewSchema
+  .extend({ traffic: trafficSchema })
+  .strict();
+
+/** customersAnswerSchema is GET /api/admin/customers's answer: one page, its cursors and total. */
+export const customersAnswerSchema = pageInfoSchema
+  .extend({ customers: z.array(customerListItemSchema) })
+  .strict();
+
+/** customerAnswerSchema is GET /api/admin/customers/:id's answer: the customer and its overrides. */
+export const customerAnswerSchema = z
+  .object({ customer: customerViewSchema, overrides: overridesViewSchema })
+  .strict();
+
+/** customerUpdatedAnswerSchema is PATCH /api/admin/customers/:id's answer: the customer now. */
+export const customerUpdatedAnswerSchema = z.object({ customer: customerViewSchema }).strict();
+
+/**
+ * customerKeyAnswerSchema is what creating a customer (201) or rotating its key answers: the
+ * customer and its new API key, shown this once.
+ */
+export const customerKeyAnswerSchema = z
+  .object({ customer: customerViewSchema, apiKey: z.string() })
+  .strict();
+
+/** overridesAnswerSchema is what setting or clearing an override answers: the overrides now. */
+export const overridesAnswerSchema = z.object({ overrides: overridesViewSchema }).strict();
+
+/** CustomerView is a customer as answered. */
+export type CustomerView = z.infer<typeof customerViewSchema>;
+/** OverrideView is one operation's override as answered. */
+export type OverrideView = z.infer<typeof overrideViewSchema>;
+/** CustomerListItem is a customer with its recent traffic. */
+export type CustomerListItem = z.infer<typeof customerListItemSchema>;
+/** CustomersAnswer is one page of the customers list. */
+export type CustomersAnswer = z.infer<typeof customersAnswerSchema>;
+/** CustomerAnswer is one customer with its overrides. */
+export type CustomerAnswer = z.infer<typeof customerAnswerSchema>;
+/** CustomerKeyAnswer is a customer with its new API key. */
+export type CustomerKeyAnswer = z.infer<typeof customerKeyAnswerSchema>;

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { operationSchema } from "./limit.schema";
+
+/** storedLimitSchema is a plan's limit as answered: its dry-run flag always present. */
+export const storedLimitSchema = z
+  .object({
+    operation: operationSchema,
+    count: z.number().int().positive(),
+    periodMs: z.number().int().positive(),
+    dryRun: z.boolean(),
+  })
+  .strict();
+
+/**
+ * planViewSchema is a plan with its limits, as every admin answer shows it: limits by operation,
+ * enforced before dry-run, then by period. Times in ms since 1970.
+ */
+export const planViewSchema = z
+  .object({
+    id: z.number().int().positive(),
+    slug: z.string(),
+    name: z.string(),
+    description: z.string(),
+    createdAt: z.number().int(),
+    updatedAt: z.number().int(),
+    limits: z.array(storedLimitSchema),
+  })
+  .strict();
+
+/** planListItemSchema is a plan as the list shows it: with how many customers it has now. */
+export const planListItemSchema = planViewSchema
+  .extend({ customerCount: z.number().int().nonnegative() })
+  .strict();
+
+/** plansAnswerSchema is GET /api/admin/plans's answer: every plan, by name. */
+export const plansAnswerSchema = z.object({ plans: z.array(planListItemSchema) }).strict();
+
+/** planAnswerSchema answers GET, POST and PATCH of a plan: the plan as it is now. */
+export const planAnswerSchema = z.object({ plan: planViewSchema }).strict();
+
+/** StoredLimit is a plan's limit as answered. */
+export type StoredLimit = z.infer<typeof storedLimitSchema>;
+/** PlanView is a plan with its limits, as answered. */
+export type PlanView = z.infer<typeof planViewSchema>;
+/** PlanListItem is a plan with its customer count. */
+export type PlanListItem = z.infer<typeof planListItemSchema>;
+/** PlansAnswer is GET /api/admin/plans's answer. */
+export type PlansAnswer = z.infer<typeof plansAnswerSchema>;
+/** PlanAnswer is one plan's answer. */
+export type PlanAnswer = z.infer<typeof planAnswerSchema>;
