@@ -25,9 +25,9 @@ import {
   STEP_MS,
   type UsageReport,
   usageReport,
-  zero,
 } from "@/lib/usage/usage-report";
 import type { UsageSettings } from "@/lib/usage/usage-settings";
+import { zeroCounts } from "@/lib/vocabulary";
 import type { Outcome } from "./plans";
 import { resolveRange } from "./usage-range";
 
@@ -192,7 +192,7 @@ export function plansUsage(
   for (const c of listCustomers(ctx.db)) counts.set(c.planId, (counts.get(c.planId) ?? 0) + 1);
   const empty = (planId: number): PlanUsage => ({
     planId,
-    ...zero(),
+    ...zeroCounts(),
     activeCustomers: 0,
     refusedCustomers: 0,
   });
