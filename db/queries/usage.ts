@@ -1,5 +1,6 @@
 // Reading the usage rollups; db/queries/usage-rollup.ts writes, folds and prunes them.
 import { and, asc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "../../lib/limiter/units";
 import {
   type LimitSource,
   type Operation,
@@ -29,9 +30,9 @@ export const DRY_RUN_TABLES = { minutes: usageDryRunMinutes, hours: usageDryRunH
 
 /** USAGE_STEP_MS is each rollup table's step: a row spans one minute, hour or UTC day. */
 export const USAGE_STEP_MS: Readonly<Record<UsageTable, number>> = {
-  minutes: 60_000,
-  hours: 3_600_000,
-  days: 86_400_000,
+  minutes: MINUTE_MS,
+  hours: HOUR_MS,
+  days: DAY_MS,
 };
 
 /** UsageFilter narrows a usage query: a time range [fromMs, toMs) and optional dimensions. */
