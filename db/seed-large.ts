@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { DAY_MS } from "../lib/limiter/units";
 import { AUDIT_ACTIONS, type AuditAction } from "../lib/vocabulary";
 
 /** LargeSeedSize is how much a large seed makes. */
@@ -17,7 +18,6 @@ export interface SeedKey {
   prefix: string;
 }
 
-const DAY_MS = 86_400_000;
 /** SPAN_MS is how far back the seeded audit log reaches: 90 days. */
 const SPAN_MS = 90 * DAY_MS;
 

@@ -1,10 +1,8 @@
+import { MINUTE_MS as MINUTE, SECOND_MS as SECOND } from "../lib/limiter/units";
 import type { LimitRow } from "../lib/vocabulary";
 import type { Tx } from "./client";
 import { insertCustomer } from "./queries/customers";
 import { insertPlan } from "./queries/plans";
-
-const SECOND = 1_000;
-const MINUTE = 60_000;
 
 function limits(read: [number, number][], write: [number, number][]): LimitRow[] {
   return [

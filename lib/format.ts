@@ -1,13 +1,5 @@
-import { formatPeriod } from "@/lib/limiter";
+import { TIME_UNITS, type TimeUnit } from "@/lib/limiter";
 import type { LimitShape, PolicyLimit } from "@/lib/vocabulary";
-
-const UNIT_WORDS: Record<string, [string, string]> = {
-  ms: ["millisecond", "milliseconds"],
-  s: ["second", "seconds"],
-  m: ["minute", "minutes"],
-  h: ["hour", "hours"],
-  d: ["day", "days"],
-};
 
 /**
  * countOf writes a count with its noun, singular for exactly one: (1, "token") -> "1 token",
@@ -21,10 +13,10 @@ export function countOf(n: number, one: string, many = `${one}s`): string {
 
 /** describePeriod writes a period in words: 1000 -> "second", 120000 -> "2 minutes". */
 export function describePeriod(periodMs: number): string {
-  const match = /^(\d+)(ms|s|m|h|d)$/.exec(formatPeriod(periodMs));
-  if (!match) return `${periodMs} ms`;
-  const amount = Number(match[1]);
-  const [one, many] = UNIT_WORDS[match[2] as string] as [string, string];
+  // Not a whole, non-negative number of ms: no unit can say it.
+  if (!Number.isInteger(periodMs) || periodMs < 0) return `${periodMs} ms`;
+  const { amount, unit } = splitPeriod(periodMs);
+  const { one, many } = TIME_UNITS.find((u) => u.unit === unit) as (typeof TIME_UNITS)[number];
   return amount === 1 ? one : `${amount.toLocaleString("en-US")} ${many}`;
 }
 
@@ -53,20 +45,11 @@ export function describePolicyLimits(limits: readonly PolicyLimit[]): string {
   return dryRun.length === 0 ? enforced : `${enforced}; dry run: ${describeLimits(dryRun)}`;
 }
 
-/** PERIOD_UNITS are the units a limit's period is edited in. */
-export const PERIOD_UNITS = [
-  { unit: "ms", label: "milliseconds", ms: 1 },
-  { unit: "s", label: "seconds", ms: 1_000 },
-  { unit: "m", label: "minutes", ms: 60_000 },
-  { unit: "h", label: "hours", ms: 3_600_000 },
-  { unit: "d", label: "days", ms: 86_400_000 },
-] as const;
+/** PERIOD_UNITS are the units a limit's period is edited in: every unit of time. */
+export const PERIOD_UNITS = TIME_UNITS;
 
 /** splitPeriod picks the largest unit that divides a period: 120000 -> { amount: 2, unit: "m" }. */
-export function splitPeriod(periodMs: number): {
-  amount: number;
-  unit: (typeof PERIOD_UNITS)[number]["unit"];
-} {
+export function splitPeriod(periodMs: number): { amount: number; unit: TimeUnit } {
   for (let i = PERIOD_UNITS.length - 1; i >= 0; i--) {
     const u = PERIOD_UNITS[i] as (typeof PERIOD_UNITS)[number];
     if (periodMs % u.ms === 0) return { amount: periodMs / u.ms, unit: u.unit };

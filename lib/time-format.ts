@@ -4,8 +4,9 @@
 // the seconds, never the zone's name. Regression: "25 Nov 2026, 08:01:19 GMT-5" on the tokens
 // page and the audit log, "25 Nov 08:06 UTC-05:00" on the overview, both on the inspector.
 
+import { DAY_MS, MINUTE_MS } from "@/lib/limiter";
+
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const DAY_MS = 86_400_000;
 
 /** WallClock is an instant as a clock in some zone shows it, and that zone's offset then. */
 export interface WallClock {
@@ -178,8 +179,8 @@ function instantOf(fields: Omit<WallClock, "offsetMinutes">, timeZone?: string):
   const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
   // The offset at the instant the reading would be in UTC is nearly always the right one; a
   // second look settles readings near a change of offset.
-  const first = asUtc - wallClock(asUtc, timeZone).offsetMinutes * 60_000;
-  return asUtc - wallClock(first, timeZone).offsetMinutes * 60_000;
+  const first = asUtc - wallClock(asUtc, timeZone).offsetMinutes * MINUTE_MS;
+  return asUtc - wallClock(first, timeZone).offsetMinutes * MINUTE_MS;
 }
 
 /**

@@ -56,17 +56,87 @@ export const USAGE_OUTCOMES = ["allowed", "denied", "unavailable", "too_large"] 
 /** UsageOutcome is one of USAGE_OUTCOMES. */
 export type UsageOutcome = (typeof USAGE_OUTCOMES)[number];
 
+/**
+ * USAGE_COUNTERS are the additive counters of a usage rollup row, defined once: decisions by
+ * outcome (`tooLarge`: refused for their cost, 413, apart from `denied`; see USAGE_OUTCOMES) and
+ * tokens (requested by the decisions that could pass, and taken). The row types, the rollup
+ * columns and their SQL derive from this list, and every encoding keeps its order (a Redis field
+ * names its counter by index: a new counter goes last, so old instances' fields still read).
+ */
+export const USAGE_COUNTERS = [
+  "allowed",
+  "denied",
+  "unavailable",
+  "tokensRequested",
+  "tokensTaken",
+  "tooLarge",
+] as const;
+
+/** UsageCounter is one of USAGE_COUNTERS. */
+export type UsageCounter = (typeof USAGE_COUNTERS)[number];
+
+/**
+ * snakeCounterName is the name a usage counter goes by in SQL and in CSV exports:
+ * "tokensTaken" is "tokens_taken".
+ */
+export function snakeCounterName(counter: UsageCounter): string {
+  return counter.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/** UsageCounts hold one number per usage counter (decisions, or tokens). */
+export type UsageCounts = Record<UsageCounter, number>;
+
+/** COUNTER_OF_OUTCOME names the counter each usage outcome is counted in. */
+export const COUNTER_OF_OUTCOME = {
+  allowed: "allowed",
+  denied: "denied",
+  unavailable: "unavailable",
+  too_large: "tooLarge",
+} as const satisfies Record<UsageOutcome, UsageCounter>;
+
 /** OutcomeCounts count decisions by outcome, as the usage rollups do (see USAGE_OUTCOMES). */
-export interface OutcomeCounts {
-  allowed: number;
-  denied: number;
-  unavailable: number;
-  tooLarge: number;
+export type OutcomeCounts = Pick<UsageCounts, (typeof COUNTER_OF_OUTCOME)[UsageOutcome]>;
+
+/** zeroCounts returns usage counts all at zero. */
+export function zeroCounts(): UsageCounts {
+  return Object.fromEntries(USAGE_COUNTERS.map((counter) => [counter, 0])) as UsageCounts;
+}
+
+/** addCounts adds `from`'s counters to `into`'s. */
+export function addCounts(into: UsageCounts, from: UsageCounts): void {
+  for (const counter of USAGE_COUNTERS) into[counter] += from[counter];
 }
 
 /** decisionsOf is how many decisions `counts` hold: those of every outcome. */
 export function decisionsOf(counts: OutcomeCounts): number {
   return counts.allowed + counts.denied + counts.unavailable + counts.tooLarge;
+}
+
+/**
+ * UsageRow is one rollup row's worth of counts: decisions by outcome and tokens, for a customer,
+ * an operation and the plan it was on (no foreign key: plans may go), in the step (minute, hour
+ * or UTC day) starting at `startMs` (ms since the epoch).
+ */
+export interface UsageRow extends UsageCounts {
+  startMs: number;
+  customerId: number;
+  operation: Operation;
+  planId: number;
+}
+
+/**
+ * DryRunRow counts the admitted decisions one dry-run limit (`limitCount` tokens per
+ * `limitPeriodMs` ms, the plan's or the override's) would have refused in a step.
+ */
+export interface DryRunRow {
+  startMs: number;
+  customerId: number;
+  operation: Operation;
+  planId: number;
+  source: LimitSource;
+  limitCount: number;
+  limitPeriodMs: number;
+  refused: number;
 }
 
 /** USAGE_GRANULARITIES are the steps a usage series can be read in (days are UTC days). */

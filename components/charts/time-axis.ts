@@ -1,6 +1,4 @@
-const SECOND = 1_000;
-const MINUTE = 60_000;
-const HOUR = 3_600_000;
+import { HOUR_MS as HOUR, MINUTE_MS as MINUTE, SECOND_MS as SECOND } from "@/lib/limiter";
 
 /** NICE_STEPS_MS are the tick spacings a time axis may use, shortest first. */
 const NICE_STEPS_MS = [

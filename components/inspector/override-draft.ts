@@ -6,20 +6,18 @@ import {
   policyLimitOfDraft,
 } from "@/components/ui/limit-draft";
 import type { OverrideView } from "@/lib/client/types";
+import { SECOND_MS, TIME_UNITS, type TimeUnit, type TimeUnitEntry } from "@/lib/limiter";
 import { type OverrideInput, overrideSchema } from "@/lib/schemas/customer.schema";
 import { formatTimeInput, parseTimeInput, TIME_INPUT_ERROR } from "@/lib/time-format";
 import type { PolicyLimit } from "@/lib/vocabulary";
 
 /** EXPIRY_UNITS are the units an "expires in" amount is typed in. */
-export const EXPIRY_UNITS = [
-  { unit: "s", label: "seconds", ms: 1_000 },
-  { unit: "m", label: "minutes", ms: 60_000 },
-  { unit: "h", label: "hours", ms: 3_600_000 },
-  { unit: "d", label: "days", ms: 86_400_000 },
-] as const;
+export const EXPIRY_UNITS = TIME_UNITS.filter(
+  (u): u is Exclude<TimeUnitEntry, { unit: "ms" }> => u.unit !== "ms",
+);
 
-/** ExpiryUnit is one of EXPIRY_UNITS. */
-export type ExpiryUnit = (typeof EXPIRY_UNITS)[number]["unit"];
+/** ExpiryUnit is one of EXPIRY_UNITS: every unit of time but the millisecond. */
+export type ExpiryUnit = Exclude<TimeUnit, "ms">;
 
 /**
  * ExpiryDraft is an override's expiry as chosen: the stored one kept as it is ("keep"), never,
@@ -84,7 +82,7 @@ function expiresAtOf(expiry: ExpiryDraft, now: number): number | null | string {
   if (expiry.mode === "after") {
     const amount = expiry.amount.trim() === "" ? Number.NaN : Number(expiry.amount);
     if (!Number.isFinite(amount) || amount <= 0) return "Enter a time after now";
-    const ms = EXPIRY_UNITS.find((u) => u.unit === expiry.unit)?.ms ?? 1_000;
+    const ms = EXPIRY_UNITS.find((u) => u.unit === expiry.unit)?.ms ?? SECOND_MS;
     return Math.round(now + amount * ms);
   }
   if (expiry.at.trim() === "") return "Choose a date and time";

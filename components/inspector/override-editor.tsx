@@ -212,7 +212,7 @@ export function OverrideEditor({
                 >
                   {EXPIRY_UNITS.map((u) => (
                     <option key={u.unit} value={u.unit}>
-                      {u.label}
+                      {u.many}
                     </option>
                   ))}
                 </select>

@@ -1,9 +1,6 @@
 import { countOf } from "@/lib/format";
+import { DAY_MS as DAY, HOUR_MS as HOUR, MINUTE_MS as MINUTE } from "@/lib/limiter";
 import { formatDate } from "@/lib/time-format";
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 
 /**
  * describeLastUse words when a token was last used, relative to `now` (both ms since the

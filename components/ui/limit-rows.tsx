@@ -201,7 +201,7 @@ function LimitRow({
             >
               {PERIOD_UNITS.map((u) => (
                 <option key={u.unit} value={u.unit}>
-                  {u.label}
+                  {u.many}
                 </option>
               ))}
             </select>

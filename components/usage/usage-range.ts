@@ -1,10 +1,7 @@
 import { z } from "zod";
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "@/lib/limiter";
 import { formatDayMonth, formatTimeOfDay } from "@/lib/time-format";
 import type { UsageGranularity } from "@/lib/vocabulary";
-
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
 
 /** USAGE_RANGES are the overview's time ranges: live (per second) and four rollup ranges. */
 export const USAGE_RANGES = ["live", "1h", "24h", "7d", "30d"] as const;

@@ -103,18 +103,7 @@ export function updatePlanRow(
  * already had keeps its `dryRunSince`, a new one starts at `now`.
  */
 export function replacePlanLimits(tx: Tx, planId: number, limits: LimitRow[], now: number): void {
-  const since = dryRunSinceOf(
-    tx
-      .select({
-        operation: planLimits.operation,
-        count: planLimits.count,
-        periodMs: planLimits.periodMs,
-        dryRunSince: planLimits.dryRunSince,
-      })
-      .from(planLimits)
-      .where(and(eq(planLimits.planId, planId), eq(planLimits.dryRun, true)))
-      .all(),
-  );
+  const since = dryRunSinceOf(listPlanDryRunSince(tx, planId));
   tx.delete(planLimits).where(eq(planLimits.planId, planId)).run();
   if (limits.length > 0) {
     tx.insert(planLimits)
@@ -166,11 +155,23 @@ export function listPlanDryRunSince(tx: Tx, planId: number): DryRunSince[] {
     .all();
 }
 
+/**
+ * countCustomersByPlan returns how many customers each plan has (a plan with none is absent), in
+ * one grouped count; only `planId`'s when given.
+ */
+export function countCustomersByPlan(tx: Tx, planId?: number): Map<number, number> {
+  const rows = tx
+    .select({ planId: customers.planId, n: count() })
+    .from(customers)
+    .where(planId === undefined ? undefined : eq(customers.planId, planId))
+    .groupBy(customers.planId)
+    .all();
+  return new Map(rows.map((row) => [row.planId, row.n]));
+}
+
 /** countCustomersOnPlan returns how many customers a plan has. */
 export function countCustomersOnPlan(tx: Tx, planId: number): number {
-  return (
-    tx.select({ n: count() }).from(customers).where(eq(customers.planId, planId)).get()?.n ?? 0
-  );
+  return countCustomersByPlan(tx, planId).get(planId) ?? 0;
 }
 
 /**

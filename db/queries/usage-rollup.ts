@@ -2,6 +2,7 @@
 // Redis claims already written. db/queries/usage.ts reads them.
 import type Database from "better-sqlite3";
 import { lt, sql } from "drizzle-orm";
+import { type DryRunRow, USAGE_COUNTERS, type UsageRow } from "../../lib/vocabulary";
 import type { Db, Tx } from "../client";
 import {
   customers,
@@ -13,29 +14,54 @@ import {
   usageMinutes,
 } from "../schema";
 import { getSetting, putSetting } from "./operator";
-import {
-  type DryRunRowValues,
-  type DryRunTable,
-  USAGE_STEP_MS,
-  type UsageRowValues,
-  type UsageTable,
-} from "./usage";
+import { type DryRunTable, USAGE_STEP_MS, type UsageTable } from "./usage";
 
 /** FOLD_WATERMARK is the setting that holds the hour fold's watermark (ms since the epoch). */
 const FOLD_WATERMARK = "usage.folded_through_ms";
 /** DAY_FOLD_WATERMARK is the setting that holds the day fold's watermark (ms since the epoch). */
 const DAY_FOLD_WATERMARK = "usage.days_folded_through_ms";
 
-/** UPSERT_SQL adds one row's counters to a rollup table (10 parameters, in column order). */
+/** KEY_COLUMNS are a rollup row's identity, as SQL column names. */
+const KEY_COLUMNS = [
+  usageMinutes.startMs.name,
+  usageMinutes.customerId.name,
+  usageMinutes.operation.name,
+  usageMinutes.planId.name,
+].join(", ");
+/** COUNTER_COLUMNS are the SQL names of the USAGE_COUNTERS, in their order. */
+const COUNTER_COLUMNS = USAGE_COUNTERS.map((counter) => usageMinutes[counter].name);
+/** ADD_COUNTERS is the upsert's update: each counter adds the incoming row's. */
+const ADD_COUNTERS = COUNTER_COLUMNS.map((c) => `${c} = ${c} + excluded.${c}`).join(", ");
+
+/** UPSERT_SQL adds one row's counters to a rollup table (key, then counters, as parameters). */
 const UPSERT_SQL = (table: string) =>
-  `INSERT INTO ${table} (start_ms, customer_id, operation, plan_id, allowed, denied, unavailable,
-     tokens_requested, tokens_taken, too_large) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-   ON CONFLICT (start_ms, customer_id, operation, plan_id) DO UPDATE SET
-     allowed = allowed + excluded.allowed, denied = denied + excluded.denied,
-     unavailable = unavailable + excluded.unavailable,
-     tokens_requested = tokens_requested + excluded.tokens_requested,
-     tokens_taken = tokens_taken + excluded.tokens_taken,
-     too_large = too_large + excluded.too_large`;
+  `INSERT INTO ${table} (${KEY_COLUMNS}, ${COUNTER_COLUMNS.join(", ")})
+   VALUES (${["?", "?", "?", "?", ...COUNTER_COLUMNS.map(() => "?")].join(", ")})
+   ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET ${ADD_COUNTERS}`;
+
+/**
+ * foldUsage adds the rows of table `from` in [fromMs, toMs) to table `into`, summing each
+ * `stepMs`-long step's (minutes into hours, hours into days). The `from` rows stay.
+ */
+function foldUsage(
+  tx: Tx,
+  from: typeof usageMinutes | typeof usageHours,
+  into: typeof usageHours | typeof usageDays,
+  stepMs: number,
+  fromMs: number,
+  toMs: number,
+): void {
+  const step = sql.raw(String(stepMs));
+  const counters = sql.raw(COUNTER_COLUMNS.join(", "));
+  const sums = sql.raw(COUNTER_COLUMNS.map((c) => `sum(${c})`).join(", "));
+  tx.run(sql`
+    INSERT INTO ${into} (${sql.raw(KEY_COLUMNS)}, ${counters})
+    SELECT start_ms - start_ms % ${step}, customer_id, operation, plan_id, ${sums}
+    FROM ${from}
+    WHERE start_ms >= ${fromMs} AND start_ms < ${toMs}
+    GROUP BY 1, 2, 3, 4
+    ON CONFLICT (${sql.raw(KEY_COLUMNS)}) DO UPDATE SET ${sql.raw(ADD_COUNTERS)}`);
+}
 
 /** DRY_RUN_UPSERT_SQL adds one row's refusals to a dry-run table (8 parameters). */
 const DRY_RUN_UPSERT_SQL = (table: string) =>
@@ -78,7 +104,7 @@ function prepared(client: Database.Database, text: string): Database.Statement {
  * database's own connection (the query builder costs more than SQLite here): call it inside a
  * transaction of that database.
  */
-export function upsertUsageRows(db: Db, table: UsageTable, rows: readonly UsageRowValues[]): void {
+export function upsertUsageRows(db: Db, table: UsageTable, rows: readonly UsageRow[]): void {
   if (rows.length === 0) return;
   const statement = prepared(db.$client, UPSERT_SQL(TABLE_NAMES[table]));
   for (const r of rows) {
@@ -87,12 +113,7 @@ export function upsertUsageRows(db: Db, table: UsageTable, rows: readonly UsageR
       r.customerId,
       r.operation,
       r.planId,
-      r.allowed,
-      r.denied,
-      r.unavailable,
-      r.tokensRequested,
-      r.tokensTaken,
-      r.tooLarge,
+      ...USAGE_COUNTERS.map((c) => r[c]),
     );
   }
 }
@@ -101,11 +122,7 @@ export function upsertUsageRows(db: Db, table: UsageTable, rows: readonly UsageR
  * upsertDryRunRows adds each dry-run row's refusals to the table's row of the same identity, on
  * the database's own connection (see upsertUsageRows): inside a transaction of that database.
  */
-export function upsertDryRunRows(
-  db: Db,
-  table: DryRunTable,
-  rows: readonly DryRunRowValues[],
-): void {
+export function upsertDryRunRows(db: Db, table: DryRunTable, rows: readonly DryRunRow[]): void {
   if (rows.length === 0) return;
   const statement = prepared(db.$client, DRY_RUN_UPSERT_SQL(DRY_RUN_TABLE_NAMES[table]));
   for (const r of rows) {
@@ -174,22 +191,7 @@ export function oldestUsageHour(tx: Tx): number | undefined {
 
 /** foldHoursIntoDays adds the hour rows in [fromMs, toMs) to the day rows, summing each day's. */
 export function foldHoursIntoDays(tx: Tx, fromMs: number, toMs: number): void {
-  const day = sql.raw(String(USAGE_STEP_MS.days));
-  tx.run(sql`
-    INSERT INTO ${usageDays} (start_ms, customer_id, operation, plan_id, allowed, denied,
-      unavailable, tokens_requested, tokens_taken, too_large)
-    SELECT start_ms - start_ms % ${day}, customer_id, operation, plan_id, sum(allowed),
-      sum(denied), sum(unavailable), sum(tokens_requested), sum(tokens_taken), sum(too_large)
-    FROM ${usageHours}
-    WHERE start_ms >= ${fromMs} AND start_ms < ${toMs}
-    GROUP BY 1, 2, 3, 4
-    ON CONFLICT (start_ms, customer_id, operation, plan_id) DO UPDATE SET
-      allowed = allowed + excluded.allowed,
-      denied = denied + excluded.denied,
-      unavailable = unavailable + excluded.unavailable,
-      tokens_requested = tokens_requested + excluded.tokens_requested,
-      tokens_taken = tokens_taken + excluded.tokens_taken,
-      too_large = too_large + excluded.too_large`);
+  foldUsage(tx, usageHours, usageDays, USAGE_STEP_MS.days, fromMs, toMs);
 }
 
 /** oldestUsageMinute returns the start (ms) of the oldest minute row, or undefined if none. */
@@ -211,22 +213,8 @@ export function oldestUsageMinute(tx: Tx): number | undefined {
  * counts and dry-run refusals), summing each hour's minutes. The minute rows stay.
  */
 export function foldMinutesIntoHours(tx: Tx, fromMs: number, toMs: number): void {
+  foldUsage(tx, usageMinutes, usageHours, USAGE_STEP_MS.hours, fromMs, toMs);
   const hour = sql.raw(String(USAGE_STEP_MS.hours));
-  tx.run(sql`
-    INSERT INTO ${usageHours} (start_ms, customer_id, operation, plan_id, allowed, denied,
-      unavailable, tokens_requested, tokens_taken, too_large)
-    SELECT start_ms - start_ms % ${hour}, customer_id, operation, plan_id, sum(allowed),
-      sum(denied), sum(unavailable), sum(tokens_requested), sum(tokens_taken), sum(too_large)
-    FROM ${usageMinutes}
-    WHERE start_ms >= ${fromMs} AND start_ms < ${toMs}
-    GROUP BY 1, 2, 3, 4
-    ON CONFLICT (start_ms, customer_id, operation, plan_id) DO UPDATE SET
-      allowed = allowed + excluded.allowed,
-      denied = denied + excluded.denied,
-      unavailable = unavailable + excluded.unavailable,
-      tokens_requested = tokens_requested + excluded.tokens_requested,
-      tokens_taken = tokens_taken + excluded.tokens_taken,
-      too_large = too_large + excluded.too_large`);
   tx.run(sql`
     INSERT INTO ${usageDryRunHours} (start_ms, customer_id, operation, plan_id, source,
       limit_count, limit_period_ms, refused)

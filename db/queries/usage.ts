@@ -1,6 +1,13 @@
 // Reading the usage rollups; db/queries/usage-rollup.ts writes, folds and prunes them.
 import { and, asc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
-import type { LimitSource, Operation, OutcomeCounts } from "../../lib/vocabulary";
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "../../lib/limiter/units";
+import {
+  type LimitSource,
+  type Operation,
+  USAGE_COUNTERS,
+  type UsageCounter,
+  type UsageCounts,
+} from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import {
   usageDays,
@@ -23,40 +30,10 @@ export const DRY_RUN_TABLES = { minutes: usageDryRunMinutes, hours: usageDryRunH
 
 /** USAGE_STEP_MS is each rollup table's step: a row spans one minute, hour or UTC day. */
 export const USAGE_STEP_MS: Readonly<Record<UsageTable, number>> = {
-  minutes: 60_000,
-  hours: 3_600_000,
-  days: 86_400_000,
+  minutes: MINUTE_MS,
+  hours: HOUR_MS,
+  days: DAY_MS,
 };
-
-/**
- * UsageCounts are the additive counters of a rollup row: decisions by outcome (`tooLarge`: refused
- * for their cost, 413, apart from `denied`; see USAGE_OUTCOMES) and tokens (requested by those
- * that could pass, and taken).
- */
-export interface UsageCounts extends OutcomeCounts {
-  tokensRequested: number;
-  tokensTaken: number;
-}
-
-/** UsageRowValues are one rollup row: its identity and counters. */
-export interface UsageRowValues extends UsageCounts {
-  startMs: number;
-  customerId: number;
-  operation: Operation;
-  planId: number;
-}
-
-/** DryRunRowValues are one dry-run rollup row: its identity and refusals. */
-export interface DryRunRowValues {
-  startMs: number;
-  customerId: number;
-  operation: Operation;
-  planId: number;
-  source: LimitSource;
-  limitCount: number;
-  limitPeriodMs: number;
-  refused: number;
-}
 
 /** UsageFilter narrows a usage query: a time range [fromMs, toMs) and optional dimensions. */
 export interface UsageFilter {
@@ -91,6 +68,13 @@ function usageWhere(
   );
 }
 
+/** sumsOf selects the sum of each usage counter of a rollup table. */
+function sumsOf(t: (typeof USAGE_TABLES)[UsageTable]): Record<UsageCounter, SQL<number>> {
+  return Object.fromEntries(
+    USAGE_COUNTERS.map((counter) => [counter, sql<number>`sum(${t[counter]})`]),
+  ) as Record<UsageCounter, SQL<number>>;
+}
+
 /**
  * aggregateUsage sums a rollup table's rows that match the filter, grouped by any of: the
  * `bucketMs`-long step their start falls in (`bucket`), customer, plan, operation.
@@ -110,12 +94,7 @@ export function aggregateUsage(
     customerId: groupBy.includes("customer") ? t.customerId : sql<number>`0`,
     planId: groupBy.includes("plan") ? t.planId : sql<number>`0`,
     operation: groupBy.includes("operation") ? t.operation : sql<Operation>`'read'`,
-    allowed: sql<number>`sum(${t.allowed})`,
-    denied: sql<number>`sum(${t.denied})`,
-    unavailable: sql<number>`sum(${t.unavailable})`,
-    tokensRequested: sql<number>`sum(${t.tokensRequested})`,
-    tokensTaken: sql<number>`sum(${t.tokensTaken})`,
-    tooLarge: sql<number>`sum(${t.tooLarge})`,
+    ...sumsOf(t),
   };
   const groups: SQL[] = [];
   if (groupBy.includes("bucket")) groups.push(bucket);

@@ -1,10 +1,26 @@
 import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, check, integer, text } from "drizzle-orm/sqlite-core";
-import { LIMIT_SOURCES, OPERATIONS } from "../../lib/vocabulary";
+import {
+  LIMIT_SOURCES,
+  OPERATIONS,
+  snakeCounterName,
+  USAGE_COUNTERS,
+  type UsageCounter,
+} from "../../lib/vocabulary";
 import { customers } from "./customers";
 
 // The columns the usage rollup tables share: the minute and hour tables hold the same counters at
 // two resolutions, and so do their dry-run twins. Each table keeps its own drizzle file.
+
+/** counterColumn is a usage counter's column: a whole number, 0 until a row adds to it. */
+const counterColumn = (name: string) => integer(name).notNull().default(0);
+
+/** counterColumns are a rollup row's counters, a column per USAGE_COUNTERS entry. */
+function counterColumns() {
+  return Object.fromEntries(
+    USAGE_COUNTERS.map((counter) => [counter, counterColumn(snakeCounterName(counter))]),
+  ) as Record<UsageCounter, ReturnType<typeof counterColumn>>;
+}
 
 /** usageCountColumns are one rollup row's key parts and counters (decisions and tokens). */
 export function usageCountColumns() {
@@ -17,22 +33,7 @@ export function usageCountColumns() {
     operation: text("operation", { enum: OPERATIONS }).notNull(),
     /** planId is the customer's plan when it was decided (no foreign key: plans may go). */
     planId: integer("plan_id").notNull(),
-    allowed: integer("allowed").notNull().default(0),
-    denied: integer("denied").notNull().default(0),
-    unavailable: integer("unavailable").notNull().default(0),
-    /**
-     * tokensRequested sums the cost of the decisions that could pass: every outcome but
-     * `tooLarge`, whose cost no limit can hold.
-     */
-    tokensRequested: integer("tokens_requested").notNull().default(0),
-    tokensTaken: integer("tokens_taken").notNull().default(0),
-    /**
-     * tooLarge counts the decisions refused with 413: their cost exceeds a limit's count, so they
-     * could never pass. The caller's mistake, not pressure on a limit: not among `denied`. It
-     * has no CHECK of its own: drizzle-kit would rebuild the tables for one, copying the column
-     * before it exists (see test/db/migrations.test.ts); only additive upserts write it.
-     */
-    tooLarge: integer("too_large").notNull().default(0),
+    ...counterColumns(),
   };
 }
 
@@ -58,7 +59,12 @@ type Columns = ReturnType<typeof usageCountColumns>;
 type DryRunColumns = ReturnType<typeof dryRunCountColumns>;
 type Built<C> = Record<keyof C, AnySQLiteColumn>;
 
-/** usageChecks are the CHECK constraints of a rollup table whose rows each span `stepMs`. */
+/**
+ * usageChecks are the CHECK constraints of a rollup table whose rows each span `stepMs`. The
+ * counters are non-negative, but for `tooLarge`, which has no CHECK of its own: drizzle-kit would
+ * rebuild the tables for one, copying the column before it exists (see
+ * test/db/migrations.test.ts); only additive upserts write it.
+ */
 export function usageChecks(table: string, t: Built<Columns>, stepMs: number) {
   return [
     check(`${table}_operation`, sql`${t.operation} IN ('read', 'write')`),

@@ -1,4 +1,5 @@
 import { index, primaryKey, sqliteTable } from "drizzle-orm/sqlite-core";
+import { DAY_MS } from "../../lib/limiter/units";
 import { usageChecks, usageCountColumns } from "./usage-columns";
 
 /**
@@ -9,5 +10,5 @@ import { usageChecks, usageCountColumns } from "./usage-columns";
 export const usageDays = sqliteTable("usage_days", usageCountColumns(), (t) => [
   primaryKey({ columns: [t.startMs, t.customerId, t.operation, t.planId] }),
   index("usage_days_customer").on(t.customerId, t.startMs),
-  ...usageChecks("usage_days", t, 86_400_000),
+  ...usageChecks("usage_days", t, DAY_MS),
 ]);

@@ -1,4 +1,5 @@
 import { index, primaryKey, sqliteTable } from "drizzle-orm/sqlite-core";
+import { HOUR_MS } from "../../lib/limiter/units";
 import { dryRunChecks, dryRunCountColumns } from "./usage-columns";
 
 /** usageDryRunHours are usage_dry_run_minutes folded by hour, retained like usage_hours. */
@@ -15,5 +16,5 @@ export const usageDryRunHours = sqliteTable("usage_dry_run_hours", dryRunCountCo
     ],
   }),
   index("usage_dry_run_hours_customer").on(t.customerId, t.startMs),
-  ...dryRunChecks("usage_dry_run_hours", t, 3_600_000),
+  ...dryRunChecks("usage_dry_run_hours", t, HOUR_MS),
 ]);

@@ -1,4 +1,5 @@
 import { index, primaryKey, sqliteTable } from "drizzle-orm/sqlite-core";
+import { MINUTE_MS } from "../../lib/limiter/units";
 import { dryRunChecks, dryRunCountColumns } from "./usage-columns";
 
 /**
@@ -21,6 +22,6 @@ export const usageDryRunMinutes = sqliteTable(
       ],
     }),
     index("usage_dry_run_minutes_customer").on(t.customerId, t.startMs),
-    ...dryRunChecks("usage_dry_run_minutes", t, 60_000),
+    ...dryRunChecks("usage_dry_run_minutes", t, MINUTE_MS),
   ],
 );

@@ -1,4 +1,5 @@
 import { index, primaryKey, sqliteTable } from "drizzle-orm/sqlite-core";
+import { HOUR_MS } from "../../lib/limiter/units";
 import { usageChecks, usageCountColumns } from "./usage-columns";
 
 /**
@@ -9,5 +10,5 @@ import { usageChecks, usageCountColumns } from "./usage-columns";
 export const usageHours = sqliteTable("usage_hours", usageCountColumns(), (t) => [
   primaryKey({ columns: [t.startMs, t.customerId, t.operation, t.planId] }),
   index("usage_hours_customer").on(t.customerId, t.startMs),
-  ...usageChecks("usage_hours", t, 3_600_000),
+  ...usageChecks("usage_hours", t, HOUR_MS),
 ]);

@@ -1,4 +1,5 @@
 import { primaryKey, sqliteTable } from "drizzle-orm/sqlite-core";
+import { MINUTE_MS } from "../../lib/limiter/units";
 import { usageChecks, usageCountColumns } from "./usage-columns";
 
 /**
@@ -13,5 +14,5 @@ import { usageChecks, usageCountColumns } from "./usage-columns";
  */
 export const usageMinutes = sqliteTable("usage_minutes", usageCountColumns(), (t) => [
   primaryKey({ columns: [t.startMs, t.customerId, t.operation, t.planId] }),
-  ...usageChecks("usage_minutes", t, 60_000),
+  ...usageChecks("usage_minutes", t, MINUTE_MS),
 ]);

@@ -13,7 +13,7 @@ import { getPlan } from "@/db/queries/plans";
 import { generateApiKey } from "@/lib/policy/api-key";
 import type { CustomerCreate, CustomerUpdate, OverrideInput } from "@/lib/schemas/customer.schema";
 import type { Operation, PolicyLimit } from "@/lib/vocabulary";
-import { audit } from "./audit";
+import { change } from "./change";
 import type { AdminContext } from "./context";
 import type { Outcome } from "./plans";
 
@@ -47,9 +47,8 @@ export function createCustomer(
   actor: string,
   input: CustomerCreate,
 ): Outcome<{ customer: CustomerView; apiKey: string }> {
-  const now = rt.clock.now();
   const key = generateApiKey();
-  const result = rt.db.transaction((tx): Outcome<{ customer: CustomerView; apiKey: string }> => {
+  return change(rt, actor, (tx, now) => {
     if (!getPlan(tx, input.planId)) return noPlan;
     const id = insertCustomer(
       tx,
@@ -57,19 +56,13 @@ export function createCustomer(
       now,
     );
     const customer = getCustomer(tx, id) as CustomerView;
-    audit(tx, {
-      actor,
-      action: "customer.create",
-      entityType: "customer",
-      entityId: id,
-      before: null,
-      after: customer,
-      at: now,
-    });
-    return { ok: true, value: { customer, apiKey: key.key } };
+    const entry = { action: "customer.create", entityType: "customer", entityId: id } as const;
+    return {
+      ok: true,
+      value: { customer, apiKey: key.key },
+      audit: { ...entry, before: null, after: customer },
+    };
   });
-  if (result.ok) rt.policy.applyEdit();
-  return result;
 }
 
 /** updateCustomer changes a customer's name, plan or status (suspend and reactivate). */
@@ -79,8 +72,7 @@ export function updateCustomer(
   id: number,
   input: CustomerUpdate,
 ): Outcome<CustomerView> {
-  const now = rt.clock.now();
-  const result = rt.db.transaction((tx): Outcome<CustomerView> => {
+  return change(rt, actor, (tx, now) => {
     const before = getCustomer(tx, id);
     if (!before) return notFound;
     if (input.planId !== undefined && !getPlan(tx, input.planId)) return noPlan;
@@ -92,11 +84,9 @@ export function updateCustomer(
           ? "customer.suspend"
           : "customer.activate"
         : "customer.update";
-    audit(tx, { actor, action, entityType: "customer", entityId: id, before, after, at: now });
-    return { ok: true, value: after };
+    const entry = { action, entityType: "customer", entityId: id } as const;
+    return { ok: true, value: after, audit: { ...entry, before, after } };
   });
-  if (result.ok) rt.policy.applyEdit();
-  return result;
 }
 
 /** rotateKey replaces a customer's API key: the old one stops working at once. */
@@ -105,48 +95,35 @@ export function rotateKey(
   actor: string,
   id: number,
 ): Outcome<{ customer: CustomerView; apiKey: string }> {
-  const now = rt.clock.now();
   const key = generateApiKey();
-  const result = rt.db.transaction((tx): Outcome<{ customer: CustomerView; apiKey: string }> => {
+  return change(rt, actor, (tx, now) => {
     const before = getCustomer(tx, id);
     if (!before) return notFound;
     updateCustomerRow(tx, id, { apiKeyHash: key.hash, apiKeyPrefix: key.prefix }, now);
     const customer = getCustomer(tx, id) as CustomerView;
-    audit(tx, {
-      actor,
-      action: "customer.rotate-key",
-      entityType: "customer",
-      entityId: id,
-      before: { apiKeyPrefix: before.apiKeyPrefix },
-      after: { apiKeyPrefix: customer.apiKeyPrefix },
-      at: now,
-    });
-    return { ok: true, value: { customer, apiKey: key.key } };
+    const entry = { action: "customer.rotate-key", entityType: "customer", entityId: id } as const;
+    return {
+      ok: true,
+      value: { customer, apiKey: key.key },
+      audit: {
+        ...entry,
+        before: { apiKeyPrefix: before.apiKeyPrefix },
+        after: { apiKeyPrefix: customer.apiKeyPrefix },
+      },
+    };
   });
-  if (result.ok) rt.policy.applyEdit();
-  return result;
 }
 
 /** deleteCustomer removes a customer, its items, overrides, buckets and traffic. */
 export function deleteCustomer(rt: AdminContext, actor: string, id: number): Outcome<null> {
-  const now = rt.clock.now();
-  const result = rt.db.transaction((tx): Outcome<null> => {
+  const result = change(rt, actor, (tx) => {
     const before = getCustomer(tx, id);
     if (!before) return notFound;
     deleteCustomerRow(tx, id);
-    audit(tx, {
-      actor,
-      action: "customer.delete",
-      entityType: "customer",
-      entityId: id,
-      before,
-      after: null,
-      at: now,
-    });
-    return { ok: true, value: null };
+    const entry = { action: "customer.delete", entityType: "customer", entityId: id } as const;
+    return { ok: true, value: null, audit: { ...entry, before, after: null } };
   });
   if (result.ok) {
-    rt.policy.applyEdit();
     resetBuckets(rt, id);
     rt.traffic.forgetCustomer(id);
   }
@@ -187,25 +164,23 @@ function changeOverride(
   expiresAt: number | null,
   action: "override.set" | "override.clear",
 ): Outcome<Partial<Record<Operation, OverrideView>>> {
-  const now = rt.clock.now();
-  const result = rt.db.transaction((tx): Outcome<Partial<Record<Operation, OverrideView>>> => {
+  return change(rt, actor, (tx, now) => {
     if (!getCustomer(tx, id)) return notFound;
     const before = overridesOf(tx, id)[operation] ?? null;
     replaceOverride(tx, id, operation, limits, expiresAt, now);
     const after = overridesOf(tx, id);
-    audit(tx, {
-      actor,
-      action,
-      entityType: "customer",
-      entityId: id,
-      before: { operation, override: before },
-      after: { operation, override: after[operation] ?? null },
-      at: now,
-    });
-    return { ok: true, value: after };
+    return {
+      ok: true,
+      value: after,
+      audit: {
+        action,
+        entityType: "customer",
+        entityId: id,
+        before: { operation, override: before },
+        after: { operation, override: after[operation] ?? null },
+      },
+    };
   });
-  if (result.ok) rt.policy.applyEdit();
-  return result;
 }
 
 /**
@@ -218,9 +193,7 @@ export function promoteOverride(
   id: number,
   operation: Operation,
 ): Outcome<{ overrides: Partial<Record<Operation, OverrideView>>; promoted: number }> {
-  const now = rt.clock.now();
-  type Promoted = { overrides: Partial<Record<Operation, OverrideView>>; promoted: number };
-  const result = rt.db.transaction((tx): Outcome<Promoted> => {
+  return change(rt, actor, (tx) => {
     if (!getCustomer(tx, id)) return notFound;
     const before = overridesOf(tx, id)[operation] ?? null;
     const promoted = promoteOverrideDryRun(tx, id, operation);
@@ -232,19 +205,18 @@ export function promoteOverride(
       };
     }
     const overrides = overridesOf(tx, id);
-    audit(tx, {
-      actor,
-      action: "override.promote-dry-run",
-      entityType: "customer",
-      entityId: id,
-      before: { operation, override: before },
-      after: { operation, override: overrides[operation] ?? null },
-      at: now,
-    });
-    return { ok: true, value: { overrides, promoted } };
+    return {
+      ok: true,
+      value: { overrides, promoted },
+      audit: {
+        action: "override.promote-dry-run",
+        entityType: "customer",
+        entityId: id,
+        before: { operation, override: before },
+        after: { operation, override: overrides[operation] ?? null },
+      },
+    };
   });
-  if (result.ok) rt.policy.applyEdit();
-  return result;
 }
 
 /** resetBuckets forgets a customer's buckets: both operations start full again. */

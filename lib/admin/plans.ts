@@ -13,7 +13,7 @@ import { countOf } from "@/lib/format";
 import type { PlanCreate, PlanUpdate } from "@/lib/schemas/plan.schema";
 import type { FieldErrors } from "@/lib/schemas/problem.schema";
 import type { Operation } from "@/lib/vocabulary";
-import { audit } from "./audit";
+import { change } from "./change";
 import type { AdminContext } from "./context";
 
 /** Outcome is a service result: the value, or a status with field errors or a message. */
@@ -28,29 +28,20 @@ const slugTaken = {
   errors: { slug: ["Slug already used"] },
 } as const;
 
+const planNotFound = { ok: false, status: 404, title: "Plan not found" } as const;
+
 /** createPlan stores a plan and its limits, audits it, and rebuilds the policy. */
 export function createPlan(
   rt: AdminContext,
   actor: string,
   input: PlanCreate,
 ): Outcome<PlanWithLimits> {
-  const now = rt.clock.now();
-  const result = rt.db.transaction((tx): Outcome<PlanWithLimits> => {
+  return change(rt, actor, (tx, now) => {
     if (getPlanBySlug(tx, input.slug)) return slugTaken;
     const plan = insertPlan(tx, input, now);
-    audit(tx, {
-      actor,
-      action: "plan.create",
-      entityType: "plan",
-      entityId: plan.id,
-      before: null,
-      after: plan,
-      at: now,
-    });
-    return { ok: true, value: plan };
+    const entry = { action: "plan.create", entityType: "plan", entityId: plan.id } as const;
+    return { ok: true, value: plan, audit: { ...entry, before: null, after: plan } };
   });
-  if (result.ok) rt.policy.applyEdit();
-  return result;
 }
 
 /** updatePlan edits a plan (limits, when given, replace all); the next request obeys it. */
@@ -60,28 +51,17 @@ export function updatePlan(
   id: number,
   input: PlanUpdate,
 ): Outcome<PlanWithLimits> {
-  const now = rt.clock.now();
-  const result = rt.db.transaction((tx): Outcome<PlanWithLimits> => {
+  return change(rt, actor, (tx, now) => {
     const before = getPlan(tx, id);
-    if (!before) return { ok: false, status: 404, title: "Plan not found" };
+    if (!before) return planNotFound;
     if (input.slug && input.slug !== before.slug && getPlanBySlug(tx, input.slug)) return slugTaken;
     const { limits, ...fields } = input;
     updatePlanRow(tx, id, fields, now);
     if (limits) replacePlanLimits(tx, id, limits, now);
     const after = getPlan(tx, id) as PlanWithLimits;
-    audit(tx, {
-      actor,
-      action: "plan.update",
-      entityType: "plan",
-      entityId: id,
-      before,
-      after,
-      at: now,
-    });
-    return { ok: true, value: after };
+    const entry = { action: "plan.update", entityType: "plan", entityId: id } as const;
+    return { ok: true, value: after, audit: { ...entry, before, after } };
   });
-  if (result.ok) rt.policy.applyEdit();
-  return result;
 }
 
 /**
@@ -95,10 +75,9 @@ export function promoteDryRun(
   id: number,
   operation?: Operation,
 ): Outcome<{ plan: PlanWithLimits; promoted: number }> {
-  const now = rt.clock.now();
-  const result = rt.db.transaction((tx): Outcome<{ plan: PlanWithLimits; promoted: number }> => {
+  return change(rt, actor, (tx) => {
     const before = getPlan(tx, id);
-    if (!before) return { ok: false, status: 404, title: "Plan not found" };
+    if (!before) return planNotFound;
     const promoted = promotePlanDryRun(tx, id, operation);
     if (promoted === 0) {
       return {
@@ -108,27 +87,16 @@ export function promoteDryRun(
       };
     }
     const after = getPlan(tx, id) as PlanWithLimits;
-    audit(tx, {
-      actor,
-      action: "plan.promote-dry-run",
-      entityType: "plan",
-      entityId: id,
-      before,
-      after,
-      at: now,
-    });
-    return { ok: true, value: { plan: after, promoted } };
+    const entry = { action: "plan.promote-dry-run", entityType: "plan", entityId: id } as const;
+    return { ok: true, value: { plan: after, promoted }, audit: { ...entry, before, after } };
   });
-  if (result.ok) rt.policy.applyEdit();
-  return result;
 }
 
 /** deletePlan removes a plan that no customer uses. */
 export function deletePlan(rt: AdminContext, actor: string, id: number): Outcome<null> {
-  const now = rt.clock.now();
-  const result = rt.db.transaction((tx): Outcome<null> => {
+  return change(rt, actor, (tx) => {
     const before = getPlan(tx, id);
-    if (!before) return { ok: false, status: 404, title: "Plan not found" };
+    if (!before) return planNotFound;
     const customers = countCustomersOnPlan(tx, id);
     if (customers > 0) {
       return {
@@ -138,17 +106,7 @@ export function deletePlan(rt: AdminContext, actor: string, id: number): Outcome
       };
     }
     deletePlanRow(tx, id);
-    audit(tx, {
-      actor,
-      action: "plan.delete",
-      entityType: "plan",
-      entityId: id,
-      before,
-      after: null,
-      at: now,
-    });
-    return { ok: true, value: null };
+    const entry = { action: "plan.delete", entityType: "plan", entityId: id } as const;
+    return { ok: true, value: null, audit: { ...entry, before, after: null } };
   });
-  if (result.ok) rt.policy.applyEdit();
-  return result;
 }

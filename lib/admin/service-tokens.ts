@@ -8,7 +8,7 @@ import {
 } from "@/db/queries/service-tokens";
 import { generateServiceToken } from "@/lib/auth/service-token";
 import type { ServiceTokenCreate } from "@/lib/schemas/service-token.schema";
-import { audit } from "./audit";
+import { change } from "./change";
 import type { AdminContext } from "./context";
 import type { Outcome } from "./plans";
 
@@ -60,9 +60,8 @@ export function createServiceToken(
   actor: string,
   input: ServiceTokenCreate,
 ): Outcome<{ serviceToken: ServiceTokenView; token: string }> {
-  const now = rt.clock.now();
   const secret = generateServiceToken();
-  const result = rt.db.transaction((tx) => {
+  return change(rt, actor, (tx, now) => {
     const id = insertServiceToken(
       tx,
       {
@@ -75,19 +74,17 @@ export function createServiceToken(
       now,
     );
     const serviceToken = getServiceToken(tx, id) as ServiceTokenView;
-    audit(tx, {
-      actor,
+    const entry = {
       action: "service-token.create",
       entityType: "service-token",
       entityId: id,
-      before: null,
-      after: serviceToken,
-      at: now,
-    });
-    return { ok: true, value: { serviceToken, token: secret.token } } as const;
+    } as const;
+    return {
+      ok: true,
+      value: { serviceToken, token: secret.token },
+      audit: { ...entry, before: null, after: serviceToken },
+    };
   });
-  rt.policy.applyEdit();
-  return result;
 }
 
 /**
@@ -99,8 +96,7 @@ export function revokeServiceToken(
   actor: string,
   id: number,
 ): Outcome<ServiceTokenView> {
-  const now = rt.clock.now();
-  const result = rt.db.transaction((tx): Outcome<ServiceTokenView> => {
+  const result = change<ServiceTokenView>(rt, actor, (tx, now) => {
     const found = getServiceToken(tx, id);
     if (!found) return notFound;
     if (found.revokedAt !== null) return alreadyRevoked;
@@ -109,20 +105,13 @@ export function revokeServiceToken(
     if (before.lastUsedAt !== null) recordServiceTokenUse(tx, id, before.lastUsedAt);
     markServiceTokenRevoked(tx, id, now);
     const after = { ...before, revokedAt: now };
-    audit(tx, {
-      actor,
+    const entry = {
       action: "service-token.revoke",
       entityType: "service-token",
       entityId: id,
-      before,
-      after,
-      at: now,
-    });
-    return { ok: true, value: after };
+    } as const;
+    return { ok: true, value: after, audit: { ...entry, before, after } };
   });
-  if (result.ok) {
-    rt.policy.applyEdit();
-    rt.serviceTokenUsage.forget(id);
-  }
+  if (result.ok) rt.serviceTokenUsage.forget(id);
   return result;
 }

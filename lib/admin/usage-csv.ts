@@ -3,6 +3,7 @@ import type { UsageFiltersInput } from "@/lib/schemas/usage.schema";
 import { csvLine } from "@/lib/usage/csv";
 import { DAY_MS, floorTo } from "@/lib/usage/time";
 import { readUsage } from "@/lib/usage/usage-read";
+import { snakeCounterName, USAGE_COUNTERS } from "@/lib/vocabulary";
 import type { Outcome } from "./plans";
 import { MAX_DETAIL_SPAN_MS, minutesFrom, namesOf, type UsageContext } from "./usage";
 import { resolveRange } from "./usage-range";
@@ -18,13 +19,8 @@ export const CSV_COLUMNS = [
   "customer",
   "plan",
   "operation",
-  "allowed",
-  "denied",
-  "unavailable",
-  "tokens_requested",
-  "tokens_taken",
-  "too_large",
-] as const;
+  ...USAGE_COUNTERS.map(snakeCounterName),
+];
 
 /** DEFAULT_CSV_SPAN_MS: an export without `from` covers the last 30 days. */
 const DEFAULT_CSV_SPAN_MS = 30 * DAY_MS;
@@ -69,12 +65,7 @@ export function usageCsv(
       nameOf(r.customerId),
       plans.get(r.planId) ?? `#${r.planId}`,
       r.operation,
-      r.allowed,
-      r.denied,
-      r.unavailable,
-      r.tokensRequested,
-      r.tokensTaken,
-      r.tooLarge,
+      ...USAGE_COUNTERS.map((counter) => r[counter]),
     ]);
   }
   const filename = `ratekeeper-usage-${isoDay(fromMs)}-to-${isoDay(toMs - DAY_MS)}.csv`;

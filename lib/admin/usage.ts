@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Db } from "@/db/client";
 import { type CustomerView, listCustomers } from "@/db/queries/customers";
-import { listPlans } from "@/db/queries/plans";
+import { countCustomersByPlan, listPlans } from "@/db/queries/plans";
 import { countOf } from "@/lib/format";
 import type { Clock } from "@/lib/limiter";
 import type { PolicyStore } from "@/lib/policy/policy-store";
@@ -25,9 +25,9 @@ import {
   STEP_MS,
   type UsageReport,
   usageReport,
-  zero,
 } from "@/lib/usage/usage-report";
 import type { UsageSettings } from "@/lib/usage/usage-settings";
+import { zeroCounts } from "@/lib/vocabulary";
 import type { Outcome } from "./plans";
 import { resolveRange } from "./usage-range";
 
@@ -188,11 +188,10 @@ export function plansUsage(
   const usage = new Map(
     planUsage(ctx.db, { ...input, ...range.value }, minutesFrom(ctx)).map((p) => [p.planId, p]),
   );
-  const counts = new Map<number, number>();
-  for (const c of listCustomers(ctx.db)) counts.set(c.planId, (counts.get(c.planId) ?? 0) + 1);
+  const counts = countCustomersByPlan(ctx.db);
   const empty = (planId: number): PlanUsage => ({
     planId,
-    ...zero(),
+    ...zeroCounts(),
     activeCustomers: 0,
     refusedCustomers: 0,
   });

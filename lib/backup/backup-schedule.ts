@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { Env } from "@/lib/env";
-import type { Clock } from "@/lib/limiter";
+import { type Clock, DAY_MS, HOUR_MS, MINUTE_MS } from "@/lib/limiter";
 import type { Logger } from "@/lib/log";
 import type { BackupReport } from "./backup-file";
 import { backupFileName, backupTimeOf } from "./backup-names";
@@ -252,9 +252,9 @@ function whenDue(dueMs: number, nowMs: number): string {
 /** describeMs writes a duration for the log, rounded to its largest unit: "6 h", "90 s", "0 s". */
 export function describeMs(ms: number): string {
   for (const [unit, size] of [
-    ["d", 86_400_000],
-    ["h", 3_600_000],
-    ["min", 60_000],
+    ["d", DAY_MS],
+    ["h", HOUR_MS],
+    ["min", MINUTE_MS],
   ] as const) {
     if (ms >= size) return `${Math.round((ms / size) * 10) / 10} ${unit}`;
   }

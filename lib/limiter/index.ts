@@ -11,3 +11,13 @@ export type {
   LimitFunc,
   WaitOptions,
 } from "./types";
+export {
+  DAY_MS,
+  HOUR_MS,
+  MINUTE_MS,
+  SECOND_MS,
+  TIME_UNITS,
+  type TimeUnit,
+  type TimeUnitEntry,
+  timeUnit,
+} from "./units";

@@ -1,8 +1,10 @@
-const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-const PERIOD_PATTERN = /^(\d+)(ms|s|m|h|d)$/;
+import { TIME_UNITS, type TimeUnit, timeUnit } from "./units";
+
+/** PERIOD_PATTERN reads a period with a unit: a whole number and a suffix of TIME_UNITS. */
+const PERIOD_PATTERN = new RegExp(`^(\\d+)(${TIME_UNITS.map((u) => u.unit).join("|")})$`);
 
 /** Period is a duration: milliseconds as a number, or a whole number and a unit ("10s", "1h"). */
-export type Period = number | `${number}${keyof typeof UNIT_MS}`;
+export type Period = number | `${number}${TimeUnit}`;
 
 function gcd(a: number, b: number): number {
   while (b !== 0) {
@@ -33,7 +35,7 @@ export function parsePeriod(period: Period): number {
       `period must be milliseconds or a whole number with a unit of ms, s, m, h or d, got ${JSON.stringify(period)}`,
     );
   }
-  const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+  const ms = Number(match[1]) * timeUnit(match[2] as TimeUnit).ms;
   if (ms <= 0 || !Number.isSafeInteger(ms)) {
     throw new RangeError(`period must be positive, got ${JSON.stringify(period)}`);
   }
@@ -96,9 +98,9 @@ export class Limit {
 
 /** formatPeriod writes milliseconds in the largest whole unit: 60000 -> "1m", 1500 -> "1500ms". */
 export function formatPeriod(periodMs: number): string {
-  for (const unit of ["d", "h", "m", "s"] as const) {
-    const size = UNIT_MS[unit];
-    if (periodMs % size === 0) return `${periodMs / size}${unit}`;
+  for (let i = TIME_UNITS.length - 1; i > 0; i--) {
+    const { unit, ms } = TIME_UNITS[i] as (typeof TIME_UNITS)[number];
+    if (periodMs % ms === 0) return `${periodMs / ms}${unit}`;
   }
   return `${periodMs}ms`;
 }

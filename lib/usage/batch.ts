@@ -1,53 +1,10 @@
-import type { LimitSource, Operation } from "@/lib/vocabulary";
-
-/**
- * UsageRow is one rollup row's worth of counts: decisions by outcome and tokens, for a customer,
- * an operation and the plan it was on, in the step (minute or hour) starting at `startMs`.
- */
-export interface UsageRow {
-  startMs: number;
-  customerId: number;
-  operation: Operation;
-  planId: number;
-  allowed: number;
-  denied: number;
-  unavailable: number;
-  tokensRequested: number;
-  tokensTaken: number;
-  /** tooLarge counts the decisions refused for their cost (413; see USAGE_OUTCOMES). */
-  tooLarge: number;
-}
-
-/** DryRunRow counts the admitted decisions one dry-run limit would have refused in a step. */
-export interface DryRunRow {
-  startMs: number;
-  customerId: number;
-  operation: Operation;
-  planId: number;
-  source: LimitSource;
-  limitCount: number;
-  limitPeriodMs: number;
-  refused: number;
-}
+import { addCounts, type DryRunRow, type UsageRow } from "@/lib/vocabulary";
 
 /** UsageBatch is what one flush carries: counts and dry-run refusals, by minute. */
 export interface UsageBatch {
   rows: UsageRow[];
   dryRun: DryRunRow[];
 }
-
-/**
- * COUNTERS are the additive fields of a UsageRow, in the order every encoding uses (a Redis
- * field names its counter by index: a new counter goes last, so old instances' fields still read).
- */
-export const COUNTERS = [
-  "allowed",
-  "denied",
-  "unavailable",
-  "tokensRequested",
-  "tokensTaken",
-  "tooLarge",
-] as const;
 
 /** dryRunKey names a dry-run row's identity (everything but `refused`). */
 export function dryRunKey(row: Omit<DryRunRow, "refused">): string {
@@ -71,12 +28,7 @@ export function mergeBatches(batches: readonly UsageBatch[], stepMs: number): Us
         rows.set(key, startMs === row.startMs ? { ...row } : { ...row, startMs });
         continue;
       }
-      into.allowed += row.allowed;
-      into.denied += row.denied;
-      into.unavailable += row.unavailable;
-      into.tokensRequested += row.tokensRequested;
-      into.tokensTaken += row.tokensTaken;
-      into.tooLarge += row.tooLarge;
+      addCounts(into, row);
     }
     for (const row of batch.dryRun) {
       const startMs = row.startMs - (row.startMs % stepMs);

@@ -1,8 +1,7 @@
 import type { Tx } from "@/db/client";
-import type { UsageCounts, UsageFilter } from "@/db/queries/usage";
-import { decisionsOf } from "@/lib/vocabulary";
+import type { UsageFilter } from "@/db/queries/usage";
+import { addCounts, decisionsOf, type UsageCounts, zeroCounts } from "@/lib/vocabulary";
 import { readUsage } from "./usage-read";
-import { addInto, zero } from "./usage-report";
 
 /** CustomerUsage is one customer's sums over a range, with its share of refused decisions. */
 export interface CustomerUsage extends UsageCounts {
@@ -31,10 +30,10 @@ export function customerUsage(tx: Tx, filter: UsageFilter, minutesFromMs: number
   for (const row of readUsage(tx, filter, ["customer"], { minutesFromMs })) {
     const into = byCustomer.get(row.customerId) ?? {
       customerId: row.customerId,
-      ...zero(),
+      ...zeroCounts(),
       deniedShare: null,
     };
-    addInto(into, row);
+    addCounts(into, row);
     byCustomer.set(row.customerId, into);
   }
   return [...byCustomer.values()].map((c) => ({ ...c, deniedShare: share(c) }));
@@ -72,7 +71,7 @@ export function planUsage(tx: Tx, filter: UsageFilter, minutesFromMs: number): P
     if (!into) {
       into = {
         planId: row.planId,
-        ...zero(),
+        ...zeroCounts(),
         activeCustomers: 0,
         refusedCustomers: 0,
         active: new Set(),
@@ -80,7 +79,7 @@ export function planUsage(tx: Tx, filter: UsageFilter, minutesFromMs: number): P
       };
       byPlan.set(row.planId, into);
     }
-    addInto(into, row);
+    addCounts(into, row);
     if (decisionsOf(row) > 0) into.active.add(row.customerId);
     if (row.denied > 0) into.refused.add(row.customerId);
   }

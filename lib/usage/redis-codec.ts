@@ -1,5 +1,14 @@
-import { LIMIT_SOURCES, type LimitSource, OPERATIONS, type Operation } from "@/lib/vocabulary";
-import { COUNTERS, type DryRunRow, type UsageBatch, type UsageRow } from "./batch";
+import {
+  type DryRunRow,
+  LIMIT_SOURCES,
+  type LimitSource,
+  OPERATIONS,
+  type Operation,
+  USAGE_COUNTERS,
+  type UsageRow,
+  zeroCounts,
+} from "@/lib/vocabulary";
+import type { UsageBatch } from "./batch";
 
 // How a minute's counts sit in a Redis hash (one hash per minute): a field per counter of a row,
 // "u|<customer>|<plan>|<operation>|<counter index>", and a field per dry-run limit,
@@ -16,7 +25,7 @@ export interface Increment {
 export function incrementsOf(batch: UsageBatch): Increment[] {
   const out: Increment[] = [];
   for (const row of batch.rows) {
-    COUNTERS.forEach((counter, index) => {
+    USAGE_COUNTERS.forEach((counter, index) => {
       const by = row[counter];
       if (by !== 0) {
         const field = `u|${row.customerId}|${row.planId}|${row.operation}|${index}`;
@@ -62,7 +71,7 @@ export function batchOfHash(
       continue;
     }
     if (parts[0] === "u" && parts.length === 5 && isOperation(operation)) {
-      const counter = COUNTERS[whole(parts[4]) ?? -1];
+      const counter = USAGE_COUNTERS[whole(parts[4]) ?? -1];
       if (counter === undefined) {
         onBadField(field);
         continue;
@@ -70,18 +79,7 @@ export function batchOfHash(
       const key = `${customerId}|${planId}|${operation}`;
       let row = rows.get(key);
       if (!row) {
-        row = {
-          startMs,
-          customerId,
-          operation,
-          planId,
-          allowed: 0,
-          denied: 0,
-          unavailable: 0,
-          tokensRequested: 0,
-          tokensTaken: 0,
-          tooLarge: 0,
-        };
+        row = { startMs, customerId, operation, planId, ...zeroCounts() };
         rows.set(key, row);
       }
       row[counter] += by;

@@ -1,11 +1,17 @@
 import {
+  COUNTER_OF_OUTCOME,
+  type DryRunRow,
   decisionsOf,
   type LimitShape,
   type LimitSource,
   type Operation,
+  USAGE_COUNTERS,
+  USAGE_OUTCOMES,
   type UsageOutcome,
+  type UsageRow,
+  zeroCounts,
 } from "@/lib/vocabulary";
-import { type DryRunRow, mergeBatches, type UsageBatch, type UsageRow } from "./batch";
+import { mergeBatches, type UsageBatch } from "./batch";
 import { MINUTE_MS } from "./time";
 
 /**
@@ -38,18 +44,15 @@ export interface UsageRecorder {
   ): void;
 }
 
-/**
- * FIELDS per operation: allowed, denied, unavailable, tokens requested, tokens taken, too large
- * (the order of COUNTERS).
- */
-const FIELDS = 6;
+/** FIELDS per operation: one per usage counter, in the order of USAGE_COUNTERS. */
+const FIELDS = USAGE_COUNTERS.length;
 /** SLOT_OF_OUTCOME is where each outcome's count sits among an operation's fields. */
-const SLOT_OF_OUTCOME: Readonly<Record<UsageOutcome, number>> = {
-  allowed: 0,
-  denied: 1,
-  unavailable: 2,
-  too_large: 5,
-};
+const SLOT_OF_OUTCOME = Object.fromEntries(
+  USAGE_OUTCOMES.map((o) => [o, USAGE_COUNTERS.indexOf(COUNTER_OF_OUTCOME[o])]),
+) as Readonly<Record<UsageOutcome, number>>;
+/** REQUESTED_SLOT and TAKEN_SLOT are where an operation's tokens sit among its fields. */
+const REQUESTED_SLOT = USAGE_COUNTERS.indexOf("tokensRequested");
+const TAKEN_SLOT = USAGE_COUNTERS.indexOf("tokensTaken");
 /** EVICT_AFTER_DRAINS: a customer idle for this many drains gives its cell back. */
 const EVICT_AFTER_DRAINS = 12;
 /** MAX_FREE_CELLS bounds the cells kept for reuse. */
@@ -68,7 +71,7 @@ class Cell {
   customerId = 0;
   planId = 0;
   startMs = -1;
-  /** counts: [read: allowed, denied, unavailable, requested, taken, too large, write: same]. */
+  /** counts: [read: USAGE_COUNTERS in order, write: the same]. */
   readonly counts = new Float64Array(2 * FIELDS);
   readonly dryRun: DryRunTally[] = [];
   /** used is true once the cell counted something since it was last drained. */
@@ -112,8 +115,8 @@ export class UsageCounter implements UsageRecorder {
     const counts = cell.counts;
     const slot = base + SLOT_OF_OUTCOME[outcome];
     counts[slot] = (counts[slot] as number) + 1;
-    counts[base + 3] = (counts[base + 3] as number) + tokensRequested;
-    counts[base + 4] = (counts[base + 4] as number) + tokensTaken;
+    counts[base + REQUESTED_SLOT] = (counts[base + REQUESTED_SLOT] as number) + tokensRequested;
+    counts[base + TAKEN_SLOT] = (counts[base + TAKEN_SLOT] as number) + tokensTaken;
     cell.used = true;
   }
 
@@ -220,17 +223,16 @@ const OPERATION_BASES = [
 function emit(cell: Cell, into: UsageBatch): void {
   const c = cell.counts;
   for (const [operation, base] of OPERATION_BASES) {
+    const counts = zeroCounts();
+    USAGE_COUNTERS.forEach((counter, slot) => {
+      counts[counter] = c[base + slot] as number;
+    });
     const row: UsageRow = {
       startMs: cell.startMs,
       customerId: cell.customerId,
       operation,
       planId: cell.planId,
-      allowed: c[base] as number,
-      denied: c[base + 1] as number,
-      unavailable: c[base + 2] as number,
-      tokensRequested: c[base + 3] as number,
-      tokensTaken: c[base + 4] as number,
-      tooLarge: c[base + 5] as number,
+      ...counts,
     };
     if (decisionsOf(row) > 0) into.rows.push(row);
   }

@@ -11,7 +11,7 @@ import {
   type UsageTable,
 } from "@/db/queries/usage";
 import { getDayFoldWatermark, getFoldWatermark } from "@/db/queries/usage-rollup";
-import { COUNTERS } from "./batch";
+import { addCounts } from "@/lib/vocabulary";
 import { DAY_MS, floorTo, HOUR_MS, MINUTE_MS } from "./time";
 
 /** Piece is a part of a range read from one rollup table: [fromMs, toMs). */
@@ -109,7 +109,7 @@ export function readUsage(
       const key = `${row.bucket}|${row.customerId}|${row.planId}|${row.operation}`;
       const into = merged.get(key);
       if (!into) merged.set(key, { ...row });
-      else for (const counter of COUNTERS) into[counter] += row[counter];
+      else addCounts(into, row);
     }
   }
   return [...merged.values()];

@@ -1,12 +1,13 @@
 import type { Tx } from "@/db/client";
-import type { UsageCounts } from "@/db/queries/usage";
 import {
+  addCounts,
   OPERATIONS,
   type Operation,
   USAGE_GRANULARITIES,
+  type UsageCounts,
   type UsageGranularity,
+  zeroCounts,
 } from "@/lib/vocabulary";
-import { COUNTERS } from "./batch";
 import { DAY_MS, floorTo, HOUR_MS, MINUTE_MS } from "./time";
 import { readUsage } from "./usage-read";
 
@@ -55,23 +56,6 @@ export interface UsageReport {
   stepMs: number;
   series: UsageSeries[];
   totals: UsageTotals;
-}
-
-/** zero returns counters all at zero. */
-export function zero(): UsageCounts {
-  return {
-    allowed: 0,
-    denied: 0,
-    unavailable: 0,
-    tooLarge: 0,
-    tokensRequested: 0,
-    tokensTaken: 0,
-  };
-}
-
-/** addInto adds `from`'s counters to `into`'s. */
-export function addInto(into: UsageCounts, from: UsageCounts): void {
-  for (const counter of COUNTERS) into[counter] += from[counter];
 }
 
 /** alignRange widens [fromMs, toMs) to whole steps. */
@@ -126,18 +110,21 @@ export function usageReport(tx: Tx, query: UsageQuery, minutesFromMs: number): U
   const index = new Map<string, UsagePoint>();
   for (const s of series) {
     for (let t = fromMs; t < toMs; t += stepMs) {
-      const point = { t, ...zero() };
+      const point = { t, ...zeroCounts() };
       s.points.push(point);
       index.set(`${s.operation}|${t}`, point);
     }
   }
-  const totals: UsageTotals = { ...zero(), byOperation: { read: zero(), write: zero() } };
+  const totals: UsageTotals = {
+    ...zeroCounts(),
+    byOperation: { read: zeroCounts(), write: zeroCounts() },
+  };
   for (const row of rows) {
     const point = index.get(`${row.operation}|${row.bucket}`);
     if (!point) continue;
-    addInto(point, row);
-    addInto(totals, row);
-    addInto(totals.byOperation[row.operation], row);
+    addCounts(point, row);
+    addCounts(totals, row);
+    addCounts(totals.byOperation[row.operation], row);
   }
   return { fromMs, toMs, granularity: query.granularity, stepMs, series, totals };
 }

@@ -1,4 +1,4 @@
-import { listPlans } from "@/db/queries/plans";
+import { countCustomersByPlan, listPlans } from "@/db/queries/plans";
 import { createPlan } from "@/lib/admin/plans";
 import { parseBody } from "@/lib/http/body";
 import { json } from "@/lib/http/response";
@@ -8,9 +8,7 @@ import { planCreateSchema } from "@/lib/schemas/plan.schema";
 
 /** GET /api/admin/plans lists plans with their limits and customer counts. */
 export const GET = withOperator(({ runtime }) => {
-  const counts = new Map<number, number>();
-  for (const c of runtime.policy.snapshot.byId.values())
-    counts.set(c.planId, (counts.get(c.planId) ?? 0) + 1);
+  const counts = countCustomersByPlan(runtime.db);
   const plans = listPlans(runtime.db).map((p) => ({ ...p, customerCount: counts.get(p.id) ?? 0 }));
   return json({ plans });
 });
