@@ -67,7 +67,7 @@ test("a browser in New York sees every time written one way, its zone named UTC-
   const near = page.getByRole("region", { name: "Customers near their limit" });
   const nearRow = near.getByTestId("near-limit-row").filter({ hasText: customer.name });
   await expect(nearRow).toContainText(
-    new RegExp(String.raw`peak from \d{1,2} \w{3} \d{4}, \d{2}:\d{2} ${ZONE}`),
+    new RegExp(String.raw`at \d{1,2} \w{3} \d{4}, \d{2}:\d{2} ${ZONE}`),
     { timeout: 20_000 },
   );
   await expect(page.getByText(new RegExp(`the last hour, times in ${ZONE}`))).toBeVisible();
