@@ -8,6 +8,7 @@ import {
   useContext,
   useEffect,
   useId,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -84,6 +85,8 @@ export function LeaveGuardProvider({ children }: { children: ReactNode }) {
   const [dirtyForms, setDirtyForms] = useState<ReadonlySet<string>>(new Set());
   const [pending, setPending] = useState<{ leave: () => void; stay?: () => void }>();
   const history = useRef<HistoryGuard | undefined>(undefined);
+  /** dirtyIds holds the forms' marks at once; dirtyForms, the same as state, re-renders. */
+  const dirtyIds = useRef(new Set<string>());
   const dirty = dirtyForms.size > 0;
 
   // One HistoryGuard per provider: it hears popstate before the router (a capturing listener on
@@ -118,6 +121,8 @@ export function LeaveGuardProvider({ children }: { children: ReactNode }) {
   }, [dirty]);
 
   const mark = useCallback((id: string, isDirty: boolean) => {
+    if (isDirty) dirtyIds.current.add(id);
+    else dirtyIds.current.delete(id);
     setDirtyForms((forms) => {
       if (forms.has(id) === isDirty) return forms;
       const next = new Set(forms);
@@ -136,9 +141,12 @@ export function LeaveGuardProvider({ children }: { children: ReactNode }) {
     [dirty, leaveNow],
   );
 
+  // Registered once and reading the forms' marks as they are made (before the page paints "Unsaved
+  // changes"): a listener added after the next render left a moment in which closing the tab
+  // with edits on screen asked nothing.
   useEffect(() => {
-    if (!dirty) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (dirtyIds.current.size === 0) return;
       // Leaving was agreed to in the dialog already (Back to a page loaded on its own).
       if (history.current?.leaving) return;
       event.preventDefault();
@@ -147,7 +155,7 @@ export function LeaveGuardProvider({ children }: { children: ReactNode }) {
     };
     window.addEventListener("beforeunload", onBeforeUnload);
     return () => window.removeEventListener("beforeunload", onBeforeUnload);
-  }, [dirty]);
+  }, []);
 
   useEffect(() => {
     // Capturing on window runs before the router's own click handling, which it then stops.
@@ -199,7 +207,8 @@ export function LeaveGuardProvider({ children }: { children: ReactNode }) {
 export function useLeaveGuard(dirty: boolean): void {
   const id = useId();
   const { mark } = useContext(LeaveGuardContext);
-  useEffect(() => {
+  // Before the browser paints: once a form shows its edits, closing the tab asks.
+  useLayoutEffect(() => {
     mark(id, dirty);
     return () => mark(id, false);
   }, [id, dirty, mark]);
