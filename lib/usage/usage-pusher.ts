@@ -2,7 +2,6 @@ import type { Clock } from "@/lib/limiter";
 import type { RedisClient } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 import type { Metrics } from "@/lib/metrics";
-import type { LimitShape, LimitSource, Operation, UsageOutcome } from "@/lib/vocabulary";
 import { type LiveTraffic, RedisLiveTraffic } from "./live-traffic";
 import { RedisUsageRelay } from "./redis-relay";
 import { DAY_MS } from "./time";
@@ -94,27 +93,12 @@ export class UsagePusher implements UsageWrites {
     });
   }
 
-  record(
-    customerId: number,
-    planId: number,
-    operation: Operation,
-    outcome: UsageOutcome,
-    tokensRequested: number,
-    tokensTaken: number,
-    now: number,
-  ): void {
-    this.counter.record(customerId, planId, operation, outcome, tokensRequested, tokensTaken, now);
+  record(...args: Parameters<UsageCounter["record"]>): void {
+    this.counter.record(...args);
   }
 
-  recordDryRun(
-    customerId: number,
-    planId: number,
-    operation: Operation,
-    source: LimitSource,
-    limit: LimitShape,
-    now: number,
-  ): void {
-    this.counter.recordDryRun(customerId, planId, operation, source, limit, now);
+  recordDryRun(...args: Parameters<UsageCounter["recordDryRun"]>): void {
+    this.counter.recordDryRun(...args);
   }
 
   get settings(): UsageSettings {

@@ -3,7 +3,6 @@ import type { Clock } from "@/lib/limiter";
 import type { RedisClient } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 import type { Metrics } from "@/lib/metrics";
-import type { LimitShape, LimitSource, Operation, UsageOutcome } from "@/lib/vocabulary";
 import { isEmpty, mergeBatches, type UsageBatch } from "./batch";
 import { type LiveTraffic, LocalLiveTraffic, RedisLiveTraffic } from "./live-traffic";
 import { RedisUsageClaimer } from "./redis-claimer";
@@ -90,27 +89,12 @@ export class UsageService implements UsageWrites {
     });
   }
 
-  record(
-    customerId: number,
-    planId: number,
-    operation: Operation,
-    outcome: UsageOutcome,
-    tokensRequested: number,
-    tokensTaken: number,
-    now: number,
-  ): void {
-    this.counter.record(customerId, planId, operation, outcome, tokensRequested, tokensTaken, now);
+  record(...args: Parameters<UsageCounter["record"]>): void {
+    this.counter.record(...args);
   }
 
-  recordDryRun(
-    customerId: number,
-    planId: number,
-    operation: Operation,
-    source: LimitSource,
-    limit: LimitShape,
-    now: number,
-  ): void {
-    this.counter.recordDryRun(customerId, planId, operation, source, limit, now);
+  recordDryRun(...args: Parameters<UsageCounter["recordDryRun"]>): void {
+    this.counter.recordDryRun(...args);
   }
 
   /** settings are the rollups' settings in force. */
