@@ -166,7 +166,7 @@ function main(): void {
       seeded = seed(runtime);
     });
     const { ids, busiest, rows } = seeded as ReturnType<typeof seed>;
-    const settings = runtime.usage.settings;
+    const settings = runtime.usageSettings;
     let folded: ReturnType<typeof foldAndPrune> | undefined;
     const foldMs = timeMs(() => {
       folded = foldAndPrune(runtime.db, NOW, {

@@ -36,7 +36,7 @@ export interface UsageContext {
   db: Db;
   clock: Clock;
   policy: PolicyStore;
-  usage: { settings: UsageSettings };
+  usageSettings: UsageSettings;
 }
 
 /** DEFAULT_SPAN_MS: a usage question without `from` covers the last 24 hours. */
@@ -48,7 +48,7 @@ export const MAX_DETAIL_SPAN_MS = 93 * DAY_MS;
 
 /** minutesFrom is the earliest instant (ms) whose minute rows the retention guarantees. */
 export function minutesFrom(ctx: UsageContext): number {
-  return ctx.clock.now() - ctx.usage.settings.minuteRetentionDays * DAY_MS;
+  return ctx.clock.now() - ctx.usageSettings.minuteRetentionDays * DAY_MS;
 }
 
 function invalid(field: string, message: string): Outcome<never> {
@@ -73,7 +73,7 @@ export function usageSeries(ctx: UsageContext, input: UsageQueryInput): Outcome<
   if (!range.ok) return range;
   const { fromMs, toMs } = range.value;
   const minutesFromMs = minutesFrom(ctx);
-  const days = ctx.usage.settings.minuteRetentionDays;
+  const days = ctx.usageSettings.minuteRetentionDays;
   let granularity = input.granularity;
   if (granularity === "minute" && fromMs < minutesFromMs) {
     return invalid(
@@ -106,7 +106,7 @@ export function usageSeries(ctx: UsageContext, input: UsageQueryInput): Outcome<
   );
   return {
     ok: true,
-    value: { ...report, now, flushIntervalMs: ctx.usage.settings.flushIntervalMs },
+    value: { ...report, now, flushIntervalMs: ctx.usageSettings.flushIntervalMs },
   };
 }
 

@@ -12,8 +12,9 @@ import type { PolicyStore } from "@/lib/policy/policy-store";
 import { PolicyNotices, PolicySync } from "@/lib/policy/policy-sync";
 import { type FailurePolicy, RedisDecisionStore } from "@/lib/policy/redis-decision-store";
 import { connectRedis, connectRedisCluster, watchUnanswered } from "@/lib/redis";
+import type { LiveTrafficPusher } from "@/lib/usage/live-traffic-pusher";
 import type { TrafficLog } from "@/lib/usage/traffic-log";
-import type { UsageWrites } from "@/lib/usage/usage-pusher";
+import type { UsageFlusher } from "@/lib/usage/usage-flusher";
 import type { UsageSettings } from "@/lib/usage/usage-settings";
 import type { Role } from "@/lib/vocabulary";
 
@@ -36,10 +37,18 @@ export interface DataPlaneRuntime {
   limiter: Limiter<RequestInput, string>;
   traffic: TrafficLog;
   /**
-   * usage counts every decision into the rollups: written to SQLite (the full app without
-   * Redis), or pushed to Redis for the fleet and claimed into SQLite by the full app, once.
+   * usage counts every decision into memory and flushes the counts to its one sink: SQLite (the
+   * full app without Redis), or Redis for the fleet (an edge, and the full app with Redis, which
+   * claims the fleet's minutes into SQLite, once).
    */
-  usage: UsageWrites;
+  usage: UsageFlusher;
+  /** usageSettings are the usage rollups' settings in force. */
+  usageSettings: UsageSettings;
+  /**
+   * livePush sends this instance's live seconds to Redis each second, for the fleet's live view
+   * (with Redis; undefined without).
+   */
+  livePush: LiveTrafficPusher | undefined;
   metrics: Metrics;
   /**
    * serviceTokenUsage holds service tokens' last use in memory (the full app also writes it now

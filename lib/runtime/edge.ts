@@ -9,9 +9,10 @@ import { createPolicyLimiter } from "@/lib/policy/policy-limiter";
 import { PolicyStore } from "@/lib/policy/policy-store";
 import { RedisSnapshots } from "@/lib/policy/redis-snapshot";
 import { redactUrl } from "@/lib/redis";
+import type { LiveTrafficPusher } from "@/lib/usage/live-traffic-pusher";
+import { KEEP_FOR_NEXT_PUSH } from "@/lib/usage/redis-sink";
 import { TrafficLog } from "@/lib/usage/traffic-log";
-import { UsagePusher } from "@/lib/usage/usage-pusher";
-import { DEFAULT_USAGE_SETTINGS, type UsageSettings } from "@/lib/usage/usage-settings";
+import { UsageTimers } from "@/lib/usage/usage-timers";
 import {
   connectRedisLink,
   createDecisions,
@@ -21,13 +22,15 @@ import {
   redisOptionsOf,
   usageSettingsOf,
 } from "./data-plane";
+import { createRedisUsage, type UsageOptions, usageOptionsOf } from "./data-plane-usage";
 
 /** EdgeRuntime is an edge's runtime: the data plane, its policy followed from Redis. */
 export interface EdgeRuntime extends DataPlaneRuntime {
   role: "edge";
   /** edgePolicy loads and follows the control plane's snapshot. */
   edgePolicy: EdgePolicy;
-  usage: UsagePusher;
+  /** livePush sends the edge's live seconds to Redis, for the control plane's live view. */
+  livePush: LiveTrafficPusher;
 }
 
 /** EdgeRuntimeOptions configure an edge: Redis is required (it holds the policy). */
@@ -41,7 +44,7 @@ export interface EdgeRuntimeOptions {
    */
   checkMs?: number;
   /** usage sets the rollups' flush interval; `timers: false` leaves pushing to the caller. */
-  usage?: Partial<UsageSettings> & { timers?: boolean };
+  usage?: UsageOptions;
 }
 
 /**
@@ -85,18 +88,24 @@ export function createEdgeRuntime(options: EdgeRuntimeOptions): EdgeRuntime {
 
   // Counting: pushed to Redis; the control plane claims the fleet's minutes.
   const traffic = new TrafficLog(300);
-  const { timers = true, ...settings } = options.usage ?? {};
-  const usage = new UsagePusher({
-    clock,
-    log,
-    metrics,
-    traffic,
+  const { settings, startTimers } = usageOptionsOf(options.usage);
+  const { usage, livePush } = createRedisUsage(
     redis,
-    settings: { ...DEFAULT_USAGE_SETTINGS, ...settings },
+    { clock, log, metrics, traffic, settings },
+    KEEP_FOR_NEXT_PUSH,
+  );
+  metrics.watchUsage(usage);
+  const usageTimers = new UsageTimers({
+    log,
+    flushIntervalMs: settings.flushIntervalMs,
+    everyFlush: [{ what: "flush", run: () => usage.flush() }],
+    everyMinute: [],
+    everySecond: [{ what: "live push", run: () => livePush.push() }],
   });
-  if (timers) usage.start();
+  if (startTimers) usageTimers.start();
 
   const close = () => {
+    usageTimers.stop();
     usage.halt();
     edgePolicy.close();
     sync.close();
@@ -112,6 +121,8 @@ export function createEdgeRuntime(options: EdgeRuntimeOptions): EdgeRuntime {
     limiter,
     traffic,
     usage,
+    usageSettings: settings,
+    livePush,
     metrics,
     serviceTokenUsage: new ServiceTokenUses(),
     serviceTokenRefusals: new ServiceTokenRefusals((reason) => metrics.serviceTokenRefused(reason)),
@@ -120,6 +131,7 @@ export function createEdgeRuntime(options: EdgeRuntimeOptions): EdgeRuntime {
       await Promise.all([decisions.ready(), sync.subscribed, edgePolicy.loaded()]);
     },
     async shutdown() {
+      usageTimers.stop();
       await usage.stop();
       close();
     },

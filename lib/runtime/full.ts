@@ -16,9 +16,10 @@ import { DatabasePolicy } from "@/lib/policy/policy-store";
 import { RedisSnapshots } from "@/lib/policy/redis-snapshot";
 import { SnapshotWriter } from "@/lib/policy/snapshot-writer";
 import { readPolicyState } from "@/lib/policy/sqlite-policy";
+import type { LiveTraffic } from "@/lib/usage/live-traffic";
 import { TrafficLog } from "@/lib/usage/traffic-log";
-import { UsageService } from "@/lib/usage/usage-service";
-import { DEFAULT_USAGE_SETTINGS, type UsageSettings } from "@/lib/usage/usage-settings";
+import type { UsageClaims } from "@/lib/usage/usage-claims";
+import type { UsageFolds } from "@/lib/usage/usage-folds";
 import {
   connectRedisLink,
   createDecisions,
@@ -26,14 +27,23 @@ import {
   followNotices,
   type RedisOptions,
 } from "./data-plane";
+import { type UsageOptions, usageOptionsOf } from "./data-plane-usage";
+import { createFullUsage } from "./full-usage";
 
 /** Runtime is the full app's one set of shared state: the data plane's, its database and operators. */
 export interface Runtime extends DataPlaneRuntime {
   role: "full";
   /** policy is read from SQLite: `applyEdit` after this instance's edits, `refresh` after others'. */
   policy: DatabasePolicy;
-  /** usage also writes SQLite: the rollups, the fleet's claimed minutes, the folds. */
-  usage: UsageService;
+  /**
+   * claims writes the fleet's closed minutes from Redis into SQLite after each flush (with Redis;
+   * undefined without: the flushes write SQLite themselves).
+   */
+  claims: UsageClaims | undefined;
+  /** folds folds the rollups' minutes into hours and days and prunes them, once a minute. */
+  folds: UsageFolds;
+  /** live is the dashboard's live traffic view: the fleet's through Redis, or this instance's. */
+  live: LiveTraffic;
   /** serviceTokenUsage also writes the tokens' last uses to SQLite now and then. */
   serviceTokenUsage: ServiceTokenUsage;
   /**
@@ -66,7 +76,7 @@ export interface RuntimeOptions {
   /** demo: seed a new database with a demo customer and serve the demo items routes (true by default). */
   demo?: boolean;
   /** usage sets the rollups (see lib/env.ts); `timers: false` leaves flushing to the caller. */
-  usage?: Partial<UsageSettings> & { timers?: boolean };
+  usage?: UsageOptions;
   /**
    * tokenUseFlushIntervalMs is how often service tokens' last uses are looked at for writing
    * (10 s by default; each token is written at most once a minute). 0 starts no timer: tests
@@ -153,17 +163,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     metrics.serviceTokenRefused(reason),
   );
   const traffic = new TrafficLog(300);
-  const { timers = true, ...settings } = options.usage ?? {};
-  const usage = new UsageService({
-    clock,
-    log,
-    metrics,
-    traffic,
-    db,
-    redis,
-    settings: { ...DEFAULT_USAGE_SETTINGS, ...settings },
-  });
-  if (timers) usage.start();
+  const { settings, startTimers } = usageOptionsOf(options.usage);
+  const parts = { clock, log, metrics, traffic, settings };
+  const { usage, livePush, claims, folds, live, usageTimers } = createFullUsage(db, redis, parts);
+  if (startTimers) usageTimers.start();
 
   const backups = options.backups
     ? new BackupSchedule({
@@ -180,6 +183,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   }
   const close = () => {
     void backups?.stop();
+    usageTimers.stop();
     usage.halt();
     clearInterval(tokenUseTimer);
     serviceTokenUsage.flush(clock.now(), true);
@@ -201,6 +205,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     limiter,
     traffic,
     usage,
+    usageSettings: settings,
+    livePush,
+    claims,
+    folds,
+    live,
     metrics,
     auth,
     serviceTokenUsage,
@@ -213,6 +222,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     },
     async shutdown() {
       await backups?.stop();
+      usageTimers.stop();
       await usage.stop();
       close();
     },

@@ -56,7 +56,7 @@ describe.each(["memory", "redis"] as const)("dry-run limits, buckets in %s", (st
     await t.runtime.usage.flush();
     if (store === "redis") {
       t.clock.advance(2 * MINUTE_MS);
-      expect(await t.runtime.usage.claim()).toBeGreaterThan(0);
+      expect(await t.runtime.claims?.claim()).toBeGreaterThan(0);
     }
   };
 
@@ -115,7 +115,7 @@ describe.each(["memory", "redis"] as const)("dry-run limits, buckets in %s", (st
     expect(await statuses(a.key, 1)).toEqual([429]);
     expect(await statuses(b.key, 2)).toEqual([200, 429]);
     t.clock.advance(1_000);
-    await t.runtime.usage.pushLive();
+    await t.runtime.livePush?.push();
     await settle();
     // Judged while it was dry-run only: the 7 reads before the promotion, not the 3 after it
     // (in the same minute: the live view's seconds tell them apart).
@@ -149,7 +149,7 @@ describe.each(["memory", "redis"] as const)("dry-run limits, buckets in %s", (st
     t.clock.set(START_MS + 15 * MINUTE_MS);
     expect(await statuses(a.key, 8)).toEqual(Array(8).fill(200)); // at 0:15, just before
     t.clock.advance(1_000);
-    await t.runtime.usage.pushLive();
+    await t.runtime.livePush?.push();
     t.clock.set(START_MS + 15 * MINUTE_MS + 30_000);
     const edit = await patchPlan(
       adminRequest(`/api/admin/plans/${planId}`, {
@@ -230,7 +230,7 @@ describe.each(["memory", "redis"] as const)("dry-run limits, buckets in %s", (st
     t.clock.advance(5 * second);
     expect(await statuses(c.key, 30)).toEqual(Array(30).fill(200)); // 28 beyond 2 an hour
     t.clock.advance(second);
-    await t.runtime.usage.pushLive(); // the live view's push, every second in the app
+    await t.runtime.livePush?.push(); // the live view's push, every second in the app
     // 0:20:55: a read override for 10 minutes, with a dry-run limit of its own.
     const replaced = START_MS + 20 * MINUTE_MS + 55 * second;
     const expires = replaced + 10 * MINUTE_MS;
@@ -255,7 +255,7 @@ describe.each(["memory", "redis"] as const)("dry-run limits, buckets in %s", (st
     expect(await statuses(c.key, 15)).toEqual(Array(15).fill(200));
     expect(await statuses(a.key, 4)).toEqual(Array(4).fill(200)); // another plan's customer
     t.clock.advance(second);
-    await t.runtime.usage.pushLive();
+    await t.runtime.livePush?.push();
     await settle();
 
     const customer = async () => {
@@ -308,7 +308,7 @@ describe.each(["memory", "redis"] as const)("dry-run limits, buckets in %s", (st
     t.clock.set(expires + 30 * second);
     expect(await statuses(c.key, 6)).toEqual(Array(6).fill(200)); // all 6 beyond 2 an hour
     t.clock.advance(second);
-    await t.runtime.usage.pushLive();
+    await t.runtime.livePush?.push();
     await settle();
     const after = await customer();
     // The live view no longer holds 0:20, the minute of the addition and of the override: its

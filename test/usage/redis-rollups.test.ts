@@ -74,11 +74,11 @@ describe("usage rollups across instances sharing Redis", () => {
     await t.runtime.usage.flush();
     await other.usage.flush();
     // Nothing reaches SQLite but through a claim, and an open minute is not claimed.
-    expect(await t.runtime.usage.claim()).toBe(0);
+    expect(await t.runtime.claims?.claim()).toBe(0);
     expect(day().allowed).toBe(0);
     t.clock.advance(MINUTE_MS + 10_000 + 1);
-    expect(await other.usage.claim()).toBe(1);
-    expect(await t.runtime.usage.claim()).toBe(0);
+    expect(await other.claims?.claim()).toBe(1);
+    expect(await t.runtime.claims?.claim()).toBe(0);
     const want = {
       allowed: 7,
       denied: 2,
@@ -99,7 +99,7 @@ describe("usage rollups across instances sharing Redis", () => {
       START_MS + 10 * MINUTE_MS,
     );
     await t.runtime.usage.flush();
-    expect(await t.runtime.usage.claim()).toBe(1);
+    expect(await t.runtime.claims?.claim()).toBe(1);
     expect(day()).toEqual({ ...want, denied: 3, tokensRequested: 14 });
     const left = await server.client().keys(`${prefix}:{usage}:*`);
     expect(left.filter((k) => !k.includes(":batch:"))).toEqual([]);
@@ -122,10 +122,10 @@ describe("usage rollups across instances sharing Redis", () => {
         throw new Error("died");
       }),
     ).rejects.toThrow("died");
-    expect(await other.usage.claim()).toBe(0);
+    expect(await other.claims?.claim()).toBe(0);
     expect(day().allowed).toBe(0);
     t.clock.advance(60_000);
-    expect(await other.usage.claim()).toBe(1);
+    expect(await other.claims?.claim()).toBe(1);
     expect(day().allowed).toBe(2);
 
     // Another dies after writing, before deleting its claim from Redis.
@@ -140,7 +140,7 @@ describe("usage rollups across instances sharing Redis", () => {
     ).rejects.toThrow("died");
     expect(day().allowed).toBe(5);
     t.clock.advance(60_000);
-    expect(await t.runtime.usage.claim()).toBe(1);
+    expect(await t.runtime.claims?.claim()).toBe(1);
     expect(day().allowed).toBe(5);
     expect(await server.client().zcard(`${prefix}:{usage}:claims`)).toBe(0);
   });
@@ -174,7 +174,7 @@ describe("usage rollups across instances sharing Redis", () => {
     // Redis is back: counts that waited for it go there once, and reach SQLite by a claim.
     await t.runtime.usage.flush();
     t.clock.advance(2 * MINUTE_MS);
-    await t.runtime.usage.claim();
+    await t.runtime.claims?.claim();
     expect(day()).toEqual({
       allowed: 4,
       denied: 0,
@@ -189,11 +189,11 @@ describe("usage rollups across instances sharing Redis", () => {
     await send(t.runtime, who.id, "read", 3);
     await send(other, who.id, "read", 1);
     t.clock.advance(1_000);
-    await t.runtime.usage.pushLive();
-    await other.usage.pushLive();
+    await t.runtime.livePush?.push();
+    await other.livePush?.push();
     const now = t.clock.now();
     for (const runtime of [t.runtime, other]) {
-      const view = await runtime.usage.live.points(now, 5, { customerId: who.id });
+      const view = await runtime.live.points(now, 5, { customerId: who.id });
       expect(view.scope).toBe("fleet");
       expect(view.points.map((p) => [p.allowed, p.denied])).toEqual([
         [0, 0],
@@ -202,14 +202,14 @@ describe("usage rollups across instances sharing Redis", () => {
         [0, 0],
         [3, 1],
       ]);
-      const fleet = await runtime.usage.live.points(now, 1);
+      const fleet = await runtime.live.points(now, 1);
       expect(fleet.points).toEqual([{ t: now - 1_000, allowed: 3, denied: 1 }]);
-      const totals = await runtime.usage.live.totals(now, 60);
+      const totals = await runtime.live.totals(now, 60);
       expect(totals.totals.get(who.id)).toEqual({ allowed: 3, denied: 1 });
     }
     // A second push sends nothing twice.
-    await t.runtime.usage.pushLive();
-    expect((await t.runtime.usage.live.totals(now, 60)).totals.get(who.id)).toEqual({
+    await t.runtime.livePush?.push();
+    expect((await t.runtime.live.totals(now, 60)).totals.get(who.id)).toEqual({
       allowed: 3,
       denied: 1,
     });
@@ -225,10 +225,10 @@ describe("usage rollups across instances sharing Redis", () => {
     await send(other, who.id, "write", 1, 3);
     await send(t.runtime, who.id, "read", 4); // 3 allowed, 1 refused: the read bucket holds 3.
     t.clock.set(second + 1_000);
-    await t.runtime.usage.pushLive();
-    await other.usage.pushLive();
+    await t.runtime.livePush?.push();
+    await other.livePush?.push();
     for (const runtime of [t.runtime, other]) {
-      const view = await runtime.usage.live.takenSeconds(t.clock.now(), 5, [who.id]);
+      const view = await runtime.live.takenSeconds(t.clock.now(), 5, [who.id]);
       expect(view.scope).toBe("fleet");
       expect(view.seconds.get(`${who.id}|write`)).toEqual([
         { t: second, allowed: 3, denied: 0, taken: 6, firstMs: 100, lastMs: 700 },
@@ -267,12 +267,12 @@ describe("the bucket history across instances sharing Redis", () => {
     t.clock.set(burst);
     await send(other, who.id, "read", 5); // 3 allowed, 2 refused: on the other instance only.
     t.clock.advance(1_000);
-    await other.usage.pushLive();
+    await other.livePush?.push();
     const customer = t.runtime.policy.snapshot.byId.get(who.id) as CustomerPolicy;
     const now = t.clock.now();
     const operations = await inspect(t.runtime, customer);
     expect(operations.read.buckets[0]?.remaining).toBe(0);
-    const history = await bucketHistory(t.runtime.usage.live, who.id, operations, now, 60);
+    const history = await bucketHistory(t.runtime.live, who.id, operations, now, 60);
     expect(history.scope).toBe("fleet");
     expect(history.operations.read[0]?.map((s) => [s.t, s.remaining])).toEqual([
       [now - 60_000, 3],
@@ -287,8 +287,8 @@ describe("the bucket history across instances sharing Redis", () => {
     other.policy.refresh();
     await send(other, fast.id, "read", 6); // 4 allowed, on the other instance only.
     t.clock.advance(1_000);
-    await other.usage.pushLive();
-    const near = await nearLimitCustomers(t.runtime, t.runtime.usage.live, {
+    await other.livePush?.push();
+    const near = await nearLimitCustomers(t.runtime, t.runtime.live, {
       from: t.clock.now() - HOUR_MS,
     });
     if (!near.ok) throw new Error(near.title);

@@ -139,7 +139,7 @@ describe("usage rollups", () => {
     t.clock.advance(3 * HOUR_MS);
     await traffic(t.runtime, who);
     await t.runtime.usage.flush();
-    const fold = await t.runtime.usage.fold();
+    const fold = t.runtime.folds.fold();
     expect(fold?.watermarkMs).toBe(START_MS + 3 * HOUR_MS);
     expect(fold?.dayWatermarkMs).toBe(START_MS);
     const db = t.runtime.db;
@@ -177,10 +177,10 @@ describe("usage rollups", () => {
     );
     // Folding again moves nothing twice; a day folds into a day row once it is over.
     t.clock.advance(HOUR_MS);
-    await t.runtime.usage.fold();
+    t.runtime.folds.fold();
     expect(totalsOf(report(t.runtime, START_MS, START_MS + DAY_MS, "day"))).toEqual(plusOne);
     t.clock.advance(DAY_MS);
-    expect((await t.runtime.usage.fold())?.dayWatermarkMs).toBe(START_MS + DAY_MS);
+    expect(t.runtime.folds.fold().dayWatermarkMs).toBe(START_MS + DAY_MS);
     expect(aggregateUsage(db, "days", range, [])[0]?.allowed).toBe(9);
     expect(totalsOf(report(t.runtime, START_MS, START_MS + 2 * DAY_MS, "day"))).toEqual(plusOne);
     // A late count for that day lands in its minute, its hour and its day, once each.
@@ -208,21 +208,21 @@ describe("usage rollups", () => {
     const range = { fromMs: START_MS, toMs: START_MS + DAY_MS };
     t.clock.advance(6 * DAY_MS);
     // A fold catches up a day at a time.
-    for (let i = 0; i < 7; i++) await t.runtime.usage.fold();
+    for (let i = 0; i < 7; i++) t.runtime.folds.fold();
     expect(aggregateUsage(db, "minutes", range, ["customer"])).toHaveLength(1);
     t.clock.advance(2 * DAY_MS);
-    const pruned = await t.runtime.usage.fold();
+    const pruned = t.runtime.folds.fold();
     expect(pruned?.prunedMinuteRows).toBe(2);
     expect(aggregateUsage(db, "minutes", range, ["customer"])).toEqual([]);
     expect(totalsOf(report(t.runtime, START_MS, START_MS + DAY_MS, "day"))).toEqual(ONE_ROUND);
     t.clock.advance(81 * DAY_MS);
-    expect((await t.runtime.usage.fold())?.prunedHourRows).toBe(0);
+    expect(t.runtime.folds.fold().prunedHourRows).toBe(0);
     t.clock.advance(DAY_MS);
-    expect((await t.runtime.usage.fold())?.prunedHourRows).toBe(2);
+    expect(t.runtime.folds.fold().prunedHourRows).toBe(2);
     // The hour series has lost that hour; the day row goes once the whole day is past.
     expect(totalsOf(report(t.runtime, START_MS, START_MS + DAY_MS, "hour"))).toEqual(times(0));
     t.clock.advance(DAY_MS);
-    expect((await t.runtime.usage.fold())?.prunedDayRows).toBe(2);
+    expect(t.runtime.folds.fold().prunedDayRows).toBe(2);
     expect(totalsOf(report(t.runtime, START_MS, START_MS + DAY_MS, "day"))).toEqual(times(0));
   });
 });

@@ -6,7 +6,7 @@ import { aggregateUsage } from "@/db/queries/usage";
 import { getFoldWatermark } from "@/db/queries/usage-rollup";
 import { createRuntime, type Runtime } from "@/lib/runtime";
 import { DAY_MS, HOUR_MS } from "@/lib/usage/time";
-import { startUsageTimers } from "@/lib/usage/usage-timers";
+import { UsageTimers } from "@/lib/usage/usage-timers";
 import { FakeClock } from "../support/fake-clock";
 import { START_MS } from "../support/runtime";
 
@@ -55,31 +55,33 @@ describe("the usage timers", () => {
     const record = (level: string) => (message: string, cause?: unknown) =>
       lines.push({ level, message, cause });
     let flushFails = true;
-    const timers = startUsageTimers(
-      {
-        flush: async () => {
-          if (flushFails) throw new Error("Command timed out");
+    const timers = new UsageTimers({
+      flushIntervalMs: 1_000,
+      everyFlush: [
+        {
+          what: "flush",
+          run: async () => {
+            if (flushFails) throw new Error("Command timed out");
+          },
         },
-        claim: async () => {
-          throw new Error("Command timed out");
+        {
+          what: "claim",
+          run: async () => {
+            throw new Error("Command timed out");
+          },
         },
-        fold: async () => undefined,
-        pushLive: async () => undefined,
-      },
-      {
-        flushIntervalMs: 1_000,
-        claims: true,
-        folds: false,
-        live: false,
-        log: { info: record("info"), warn: record("warn"), error: record("error") },
-      },
-    );
+      ],
+      everyMinute: [],
+      everySecond: [],
+      log: { info: record("info"), warn: record("warn"), error: record("error") },
+    });
+    timers.start();
     try {
       await vi.advanceTimersByTimeAsync(1_000);
       flushFails = false;
       await vi.advanceTimersByTimeAsync(1_000);
     } finally {
-      for (const timer of timers) clearInterval(timer);
+      timers.stop();
     }
     expect(lines).toEqual([
       {

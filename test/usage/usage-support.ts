@@ -11,7 +11,7 @@ export function report(
   granularity: UsageGranularity = "hour",
   filter: { customerId?: number; planId?: number; operation?: Operation } = {},
 ): UsageReport {
-  const minutesFromMs = runtime.clock.now() - runtime.usage.settings.minuteRetentionDays * DAY_MS;
+  const minutesFromMs = runtime.clock.now() - runtime.usageSettings.minuteRetentionDays * DAY_MS;
   return usageReport(runtime.db, { fromMs, toMs, granularity, ...filter }, minutesFromMs);
 }
 

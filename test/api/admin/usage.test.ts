@@ -104,8 +104,8 @@ describe("the usage API", () => {
 
   // Regression: with USAGE_MINUTE_RETENTION_DAYS=1 the refusal said "kept 1 days".
   it("says how long minute rows are kept in words that count them", () => {
-    const settings = { ...t.runtime.usage.settings, minuteRetentionDays: 1 };
-    const ctx = { ...t.runtime, usage: { settings } };
+    const settings = { ...t.runtime.usageSettings, minuteRetentionDays: 1 };
+    const ctx = { ...t.runtime, usageSettings: settings };
     const now = t.clock.now();
     const refused = usageSeries(ctx, { from: now - 2 * DAY_MS, to: now, granularity: "minute" });
     expect(refused).toMatchObject({

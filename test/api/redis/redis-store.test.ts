@@ -349,7 +349,7 @@ describe("with REDIS_URL: when Redis fails", () => {
     server.freeze();
     try {
       // No decision: the usage claim (a background call) is the one that finds Redis hung.
-      await expect(t.runtime.usage.claim()).rejects.toThrow("Command timed out");
+      await expect(t.runtime.claims?.claim()).rejects.toThrow("Command timed out");
       expect(await (await health()).json()).toMatchObject({ redis: "down" });
       expect(await scrape()).toContain("\nratekeeper_store_up 0\n");
       expect(t.lines.filter((l) => l.startsWith("Redis unreachable"))).toEqual([

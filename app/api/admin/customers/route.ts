@@ -22,7 +22,7 @@ export const GET = withOperator(async ({ request, runtime }) => {
   const { db, clock } = runtime;
   return answer(
     customersAnswerSchema,
-    await listCustomerPage({ db, clock, live: runtime.usage.live }, query.data),
+    await listCustomerPage({ db, clock, live: runtime.live }, query.data),
   );
 });
 

@@ -16,7 +16,7 @@ export const GET = withOperator(async ({ request, runtime }) => {
   if (!query.ok) return query.response;
   const { seconds, customerId, operation } = query.data;
   const now = runtime.clock.now();
-  const live = runtime.usage.live;
+  const live = runtime.live;
   const [view, sums] = await Promise.all([
     live.points(now, seconds, { customerId, operation }),
     live.totals(now, seconds),

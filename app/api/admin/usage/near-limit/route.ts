@@ -16,5 +16,5 @@ export const dynamic = "force-dynamic";
 export const GET = withOperator(async ({ request, runtime }) => {
   const query = parseQuery(request, nearLimitQuerySchema);
   if (!query.ok) return query.response;
-  return respond(await nearLimitCustomers(runtime, runtime.usage.live, query.data), (near) => near);
+  return respond(await nearLimitCustomers(runtime, runtime.live, query.data), (near) => near);
 });

@@ -20,8 +20,5 @@ export const GET = withOperator<Params>(async ({ request, params, runtime }) => 
   if (id === null) return notFound("Customer not found");
   const query = parseQuery(request, dryRunQuerySchema);
   if (!query.ok) return query.response;
-  return respond(
-    await customerDryRun(runtime, runtime.usage.live, id, query.data),
-    (report) => report,
-  );
+  return respond(await customerDryRun(runtime, runtime.live, id, query.data), (report) => report);
 });

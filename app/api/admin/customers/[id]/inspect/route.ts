@@ -31,7 +31,7 @@ export const GET = withOperator<{ id: string }>(async ({ request, params, runtim
     ...(seconds === undefined
       ? {}
       : {
-          history: await bucketHistory(runtime.usage.live, customer.id, operations, now, seconds),
+          history: await bucketHistory(runtime.live, customer.id, operations, now, seconds),
         }),
   });
 });

@@ -1,0 +1,76 @@
+import type { Db } from "@/db/client";
+import { type LiveTraffic, LocalLiveTraffic } from "@/lib/usage/live-traffic";
+import type { LiveTrafficPusher } from "@/lib/usage/live-traffic-pusher";
+import { RedisUsageClaimer } from "@/lib/usage/redis-claimer";
+import { RedisLiveTraffic } from "@/lib/usage/redis-live-traffic";
+import { SqliteUsageSink } from "@/lib/usage/sqlite-sink";
+import { UsageClaims } from "@/lib/usage/usage-claims";
+import { UsageFlusher } from "@/lib/usage/usage-flusher";
+import { UsageFolds } from "@/lib/usage/usage-folds";
+import { type UsageStep, UsageTimers } from "@/lib/usage/usage-timers";
+import type { RedisLink } from "./data-plane";
+import { createRedisUsage, type UsageParts } from "./data-plane-usage";
+
+/** FullUsage is the full app's usage, each part in its one mode, as createFullUsage chose it. */
+export interface FullUsage {
+  /** usage counts the decisions and flushes them to SQLite, or with Redis to Redis. */
+  usage: UsageFlusher;
+  /** livePush sends this instance's live seconds to Redis (with Redis; undefined without). */
+  livePush: LiveTrafficPusher | undefined;
+  /** claims writes the fleet's closed minutes into SQLite (with Redis; undefined without). */
+  claims: UsageClaims | undefined;
+  /** folds folds minutes into hours and days and prunes them. */
+  folds: UsageFolds;
+  /** live is the dashboard's live view: the fleet's through Redis, or this instance's. */
+  live: LiveTraffic;
+  /** usageTimers run the flush (then the claim), the fold and the live push, once started. */
+  usageTimers: UsageTimers;
+}
+
+/**
+ * createFullUsage builds the full app's usage rollups. The write side: decisions count into a
+ * UsageFlusher whose one sink is SQLite without Redis; with Redis it is a RedisUsageSink, whose
+ * counts Redis could not be sent the SQLite sink writes now, and the LiveTrafficPusher shares
+ * the live seconds. The control plane's side: with Redis, UsageClaims writes the fleet's closed
+ * minutes into SQLite after each flush; UsageFolds folds and prunes once a minute, either way.
+ * The read side: the dashboard's live view, RedisLiveTraffic (the fleet's) or LocalLiveTraffic.
+ */
+export function createFullUsage(
+  db: Db,
+  redis: RedisLink | undefined,
+  parts: UsageParts,
+): FullUsage {
+  const { clock, log, metrics, traffic, settings } = parts;
+  const sqlite = new SqliteUsageSink({ db, metrics, log });
+  const { usage, livePush } = redis
+    ? createRedisUsage(redis, parts, sqlite)
+    : { usage: new UsageFlusher({ sink: sqlite, clock, log }), livePush: undefined };
+  metrics.watchUsage(usage);
+  const claims = redis
+    ? new UsageClaims({
+        claimer: new RedisUsageClaimer({
+          redis: redis.client,
+          prefix: redis.prefix,
+          timeoutMs: redis.timeoutMs,
+          log,
+        }),
+        db,
+        clock,
+        metrics,
+        flushIntervalMs: settings.flushIntervalMs,
+      })
+    : undefined;
+  const folds = new UsageFolds({ db, clock, settings });
+  const flush: UsageStep = { what: "flush", run: () => usage.flush() };
+  const usageTimers = new UsageTimers({
+    log,
+    flushIntervalMs: settings.flushIntervalMs,
+    everyFlush: claims ? [flush, { what: "claim", run: () => claims.claim() }] : [flush],
+    everyMinute: [{ what: "fold", run: async () => folds.fold() }],
+    everySecond: livePush ? [{ what: "live push", run: () => livePush.push() }] : [],
+  });
+  const live = redis
+    ? new RedisLiveTraffic(redis.client, redis.prefix, traffic, redis.timeoutMs, log)
+    : new LocalLiveTraffic(traffic);
+  return { usage, livePush, claims, folds, live, usageTimers };
+}
