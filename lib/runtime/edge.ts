@@ -51,7 +51,12 @@ export interface EdgeRuntimeOptions {
  * createEdgeRuntime builds an edge: no database is opened (nothing here reaches db/). Its policy
  * starts empty (not `loaded`: decisions answer 503) and is read from the snapshot the control
  * plane keeps in Redis, at once, on every policy notice, after every reconnection, and on a
- * timer. Its usage counts are pushed to Redis, and the full app claims them into SQLite.
+ * timer.
+ *
+ * The path of a decision's counts: `decide()` records into `usage`, in memory; its flush, every
+ * USAGE_FLUSH_INTERVAL_MS, pushes them to Redis (counts Redis could not take wait in memory for
+ * the next push), and the full app's claims write the fleet's closed minutes into SQLite.
+ * `livePush` sends the edge's live seconds each second, for the dashboard's view of the fleet.
  */
 export function createEdgeRuntime(options: EdgeRuntimeOptions): EdgeRuntime {
   const clock = options.clock ?? appClock;
@@ -86,7 +91,8 @@ export function createEdgeRuntime(options: EdgeRuntimeOptions): EdgeRuntime {
   // own); before it is open there is nothing to read.
   redis.client.on("ready", () => edgePolicy.check());
 
-  // Counting: pushed to Redis; the control plane claims the fleet's minutes.
+  // Counting: pushed to Redis, what Redis cannot take kept for the next push; the control plane
+  // claims the fleet's minutes.
   const traffic = new TrafficLog(300);
   const { settings, startTimers } = usageOptionsOf(options.usage);
   const { usage, livePush } = createRedisUsage(

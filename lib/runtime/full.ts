@@ -109,6 +109,13 @@ export interface RuntimeOptions {
  * notice: every other full instance hears it (`followNotices`) and refreshes from SQLite, every
  * edge hears it and rereads the snapshot from Redis. The writer also writes at start, after each
  * reconnection and whenever its check finds Redis's snapshot missing or older.
+ *
+ * The path of a decision's counts (built by createFullUsage): `decide()` records into `usage`, in
+ * memory; its flush, every USAGE_FLUSH_INTERVAL_MS, writes them to SQLite, or with Redis pushes
+ * them there (counts Redis could not be sent go to SQLite at once) and `claims` then writes the
+ * fleet's closed minutes (every instance's and edge's) into SQLite, once. `folds` folds and
+ * prunes once a minute. The dashboard reads the rollups from SQLite, and the last five minutes
+ * from `live`: this instance's traffic log, or with Redis what every instance's `livePush` sent.
  */
 export function createRuntime(options: RuntimeOptions): Runtime {
   const clock = options.clock ?? appClock;

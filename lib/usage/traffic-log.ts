@@ -80,7 +80,7 @@ function seriesId(customerId: number, operation: Operation): number {
 /**
  * TrafficLog counts allowed and denied decisions per second, per customer and operation, for
  * the last `windowSeconds` seconds, in memory, in fixed-size ring buffers: this instance's live
- * view (with Redis, each second is also pushed for the fleet's; see RedisLiveTraffic). With
+ * view (with Redis, each second is also pushed for the fleet's; see LiveTrafficPusher). With
  * each second it keeps the tokens taken and when the first and last allowed decision came, so
  * that a bucket's level can be replayed (see bucket-history.ts).
  */
