@@ -73,13 +73,36 @@ export function watchUnanswered(client: Redis | Cluster, listener: (error: unkno
   };
 }
 
+/** SUBSCRIBING are the commands that put a connection in subscriber mode, in ioredis's names. */
+const SUBSCRIBING = new Set(["subscribe", "psubscribe", "ssubscribe"]);
+
+/**
+ * settleResubscriptions gives every subscribing command of `subscriber` a rejection handler.
+ * After a reconnection ioredis subscribes again by itself, once its ready check is answered, and
+ * keeps that call's promise to itself: closed in that window (at shutdown, or as a runtime is
+ * closed), the connection rejects it with "Connection is closed." and nothing handles it, which
+ * ends a Node process. A caller's own call still rejects to the caller (PolicySync logs its
+ * failure), and each reconnection subscribes again and catches up (PolicySync's `ready`). A
+ * Cluster's subscriber needs none of this: ioredis handles its resubscriptions there.
+ */
+function settleResubscriptions(subscriber: Redis): void {
+  const send = subscriber.sendCommand.bind(subscriber) as Redis["sendCommand"];
+  subscriber.sendCommand = (...args: Parameters<Redis["sendCommand"]>) => {
+    const [command] = args;
+    const result = send(...args);
+    if (SUBSCRIBING.has(command.name)) command.promise.catch(() => {});
+    return result;
+  };
+}
+
 /**
  * connectRedis opens the command and subscriber connections. Commands fail fast instead of
  * queueing while disconnected (a queued decision would consume tokens long after the request
  * was answered), time out after `timeoutMs` (a decision's script by its own deadline, which
  * Redis enforces), and are never resent after a reconnect; the
- * clients reconnect by themselves every half second at most. Connection errors are not logged
- * here: the decisions log each incident once.
+ * clients reconnect by themselves every half second at most, the subscriber subscribing again
+ * (settleResubscriptions). Connection errors are not logged here: the decisions log each
+ * incident once.
  */
 export function connectRedis(url: string, timeoutMs: number, log: Logger): RedisClients {
   const common: RedisOptions = {
@@ -98,6 +121,7 @@ export function connectRedis(url: string, timeoutMs: number, log: Logger): Redis
     maxRetriesPerRequest: null,
     connectionName: "ratekeeper-sub",
   });
+  settleResubscriptions(subscriber);
   announceOnce(client, `Buckets are in Redis at ${redactUrl(url)}`, log);
   client.on("error", () => {});
   subscriber.on("error", () => {});

@@ -1,7 +1,7 @@
 // Keeping the usage rollups: additive upserts, the folds and their watermarks, pruning, and the
 // Redis claims already written. db/queries/usage.ts reads them.
 import type Database from "better-sqlite3";
-import { lt, sql } from "drizzle-orm";
+import { getTableName, lt, sql } from "drizzle-orm";
 import { type DryRunRow, USAGE_COUNTERS, type UsageRow } from "../../lib/vocabulary";
 import type { Db, Tx } from "../client";
 import {
@@ -14,7 +14,13 @@ import {
   usageMinutes,
 } from "../schema";
 import { getSetting, putSetting } from "./operator";
-import { type DryRunTable, USAGE_STEP_MS, type UsageTable } from "./usage";
+import {
+  DRY_RUN_TABLES,
+  type DryRunTable,
+  USAGE_STEP_MS,
+  USAGE_TABLES,
+  type UsageTable,
+} from "./usage";
 
 /** FOLD_WATERMARK is the setting that holds the hour fold's watermark (ms since the epoch). */
 const FOLD_WATERMARK = "usage.folded_through_ms";
@@ -70,17 +76,6 @@ const DRY_RUN_UPSERT_SQL = (table: string) =>
    ON CONFLICT (start_ms, customer_id, operation, source, limit_count, limit_period_ms, plan_id)
    DO UPDATE SET refused = refused + excluded.refused`;
 
-/** TABLE_NAMES are the rollup tables' SQL names, by resolution. */
-const TABLE_NAMES: Readonly<Record<UsageTable, string>> = {
-  minutes: "usage_minutes",
-  hours: "usage_hours",
-  days: "usage_days",
-};
-const DRY_RUN_TABLE_NAMES: Readonly<Record<DryRunTable, string>> = {
-  minutes: "usage_dry_run_minutes",
-  hours: "usage_dry_run_hours",
-};
-
 /** statements caches each connection's prepared upserts (a flush writes thousands of rows). */
 const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
@@ -98,24 +93,33 @@ function prepared(client: Database.Database, text: string): Database.Statement {
   return statement;
 }
 
+/** RollupKey is a rollup row's identity: its step's start, customer, operation and plan. */
+type RollupKey = Pick<UsageRow, "startMs" | "customerId" | "operation" | "planId">;
+
+/**
+ * upsertEach runs the upsert `text` once per row, on the database's own connection (the query
+ * builder costs more than SQLite here), with the row's key and then `values(row)` as parameters.
+ */
+function upsertEach<R extends RollupKey>(
+  db: Db,
+  text: string,
+  rows: readonly R[],
+  values: (row: R) => unknown[],
+): void {
+  if (rows.length === 0) return;
+  const statement = prepared(db.$client, text);
+  for (const r of rows) statement.run(r.startMs, r.customerId, r.operation, r.planId, ...values(r));
+}
+
 /**
  * upsertUsageRows adds each row's counters to the table's row of the same identity (creating it),
  * additive, so a row written twice counts twice. It runs one prepared statement per row on the
- * database's own connection (the query builder costs more than SQLite here): call it inside a
- * transaction of that database.
+ * database's own connection: call it inside a transaction of that database.
  */
 export function upsertUsageRows(db: Db, table: UsageTable, rows: readonly UsageRow[]): void {
-  if (rows.length === 0) return;
-  const statement = prepared(db.$client, UPSERT_SQL(TABLE_NAMES[table]));
-  for (const r of rows) {
-    statement.run(
-      r.startMs,
-      r.customerId,
-      r.operation,
-      r.planId,
-      ...USAGE_COUNTERS.map((c) => r[c]),
-    );
-  }
+  upsertEach(db, UPSERT_SQL(getTableName(USAGE_TABLES[table])), rows, (r) =>
+    USAGE_COUNTERS.map((c) => r[c]),
+  );
 }
 
 /**
@@ -123,20 +127,12 @@ export function upsertUsageRows(db: Db, table: UsageTable, rows: readonly UsageR
  * the database's own connection (see upsertUsageRows): inside a transaction of that database.
  */
 export function upsertDryRunRows(db: Db, table: DryRunTable, rows: readonly DryRunRow[]): void {
-  if (rows.length === 0) return;
-  const statement = prepared(db.$client, DRY_RUN_UPSERT_SQL(DRY_RUN_TABLE_NAMES[table]));
-  for (const r of rows) {
-    statement.run(
-      r.startMs,
-      r.customerId,
-      r.operation,
-      r.planId,
-      r.source,
-      r.limitCount,
-      r.limitPeriodMs,
-      r.refused,
-    );
-  }
+  upsertEach(db, DRY_RUN_UPSERT_SQL(getTableName(DRY_RUN_TABLES[table])), rows, (r) => [
+    r.source,
+    r.limitCount,
+    r.limitPeriodMs,
+    r.refused,
+  ]);
 }
 
 /** listCustomerIds returns the id of every stored customer. */

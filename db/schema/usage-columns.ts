@@ -1,5 +1,13 @@
 import { sql } from "drizzle-orm";
-import { type AnySQLiteColumn, check, integer, text } from "drizzle-orm/sqlite-core";
+import {
+  type AnySQLiteColumn,
+  check,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+} from "drizzle-orm/sqlite-core";
 import {
   LIMIT_SOURCES,
   OPERATIONS,
@@ -9,8 +17,9 @@ import {
 } from "../../lib/vocabulary";
 import { customers } from "./customers";
 
-// The columns the usage rollup tables share: the minute and hour tables hold the same counters at
-// two resolutions, and so do their dry-run twins. Each table keeps its own drizzle file.
+// The columns the usage rollup tables share: the minute, hour and day tables hold the same
+// counters at three resolutions, and the dry-run twins (minutes, hours) are one definition at
+// two (dryRunTable). Each table keeps its own drizzle file.
 
 /** counterColumn is a usage counter's column: a whole number, 0 until a row adds to it. */
 const counterColumn = (name: string) => integer(name).notNull().default(0);
@@ -22,10 +31,10 @@ function counterColumns() {
   ) as Record<UsageCounter, ReturnType<typeof counterColumn>>;
 }
 
-/** usageCountColumns are one rollup row's key parts and counters (decisions and tokens). */
-export function usageCountColumns() {
+/** rollupKeyColumns are the key parts every rollup row has: its time, customer, operation, plan. */
+function rollupKeyColumns() {
   return {
-    /** startMs is the start of the row's minute or hour, in ms since the epoch (UTC). */
+    /** startMs is the start of the row's minute, hour or day, in ms since the epoch (UTC). */
     startMs: integer("start_ms").notNull(),
     customerId: integer("customer_id")
       .notNull()
@@ -33,19 +42,18 @@ export function usageCountColumns() {
     operation: text("operation", { enum: OPERATIONS }).notNull(),
     /** planId is the customer's plan when it was decided (no foreign key: plans may go). */
     planId: integer("plan_id").notNull(),
-    ...counterColumns(),
   };
 }
 
+/** usageCountColumns are one rollup row's key parts and counters (decisions and tokens). */
+export function usageCountColumns() {
+  return { ...rollupKeyColumns(), ...counterColumns() };
+}
+
 /** dryRunCountColumns are one dry-run row's key parts and its count of would-be refusals. */
-export function dryRunCountColumns() {
+function dryRunCountColumns() {
   return {
-    startMs: integer("start_ms").notNull(),
-    customerId: integer("customer_id")
-      .notNull()
-      .references(() => customers.id, { onDelete: "cascade" }),
-    operation: text("operation", { enum: OPERATIONS }).notNull(),
-    planId: integer("plan_id").notNull(),
+    ...rollupKeyColumns(),
     /** source says whether the dry-run limit was the plan's or the customer's override's. */
     source: text("source", { enum: LIMIT_SOURCES }).notNull(),
     limitCount: integer("limit_count").notNull(),
@@ -77,11 +85,34 @@ export function usageChecks(table: string, t: Built<Columns>, stepMs: number) {
 }
 
 /** dryRunChecks are the CHECK constraints of a dry-run rollup table whose rows span `stepMs`. */
-export function dryRunChecks(table: string, t: Built<DryRunColumns>, stepMs: number) {
+function dryRunChecks(table: string, t: Built<DryRunColumns>, stepMs: number) {
   return [
     check(`${table}_operation`, sql`${t.operation} IN ('read', 'write')`),
     check(`${table}_source`, sql`${t.source} IN ('plan', 'override')`),
     check(`${table}_aligned`, sql`${t.startMs} % ${sql.raw(String(stepMs))} = 0`),
     check(`${table}_refused`, sql`${t.refused} >= 0`),
   ];
+}
+
+/**
+ * dryRunTable defines a dry-run rollup table named `name` whose rows span `stepMs`: the dry-run
+ * columns, keyed by time, customer, operation, the limit (its source, count and period) and
+ * plan, indexed by customer and time (`<name>_customer`), with dryRunChecks.
+ */
+export function dryRunTable<N extends string>(name: N, stepMs: number) {
+  return sqliteTable(name, dryRunCountColumns(), (t) => [
+    primaryKey({
+      columns: [
+        t.startMs,
+        t.customerId,
+        t.operation,
+        t.source,
+        t.limitCount,
+        t.limitPeriodMs,
+        t.planId,
+      ],
+    }),
+    index(`${name}_customer`).on(t.customerId, t.startMs),
+    ...dryRunChecks(name, t, stepMs),
+  ]);
 }

@@ -23,24 +23,14 @@ import type { LiveTraffic } from "@/lib/usage/live-traffic";
 import { MINUTE_MS, SECOND_MS } from "@/lib/usage/time";
 import { readUsage } from "@/lib/usage/usage-read";
 import type { Outcome } from "./plans";
-import {
-  DEFAULT_SPAN_MS,
-  MAX_DETAIL_SPAN_MS,
-  minutesFrom,
-  namesOf,
-  type UsageContext,
-} from "./usage";
-import { type Range, resolveRange } from "./usage-range";
+import { customerName, detailRange, minutesFrom, namesOf, type UsageContext } from "./usage";
+import type { Range } from "./usage-range";
 
 /** DryRunResponse is a dry-run report over a range. */
 export interface DryRunResponse {
   fromMs: number;
   toMs: number;
   limits: DryRunLimitReport[];
-}
-
-function dryRunRange(ctx: UsageContext, input: { from?: number; to?: number }): Outcome<Range> {
-  return resolveRange(input, ctx.clock.now(), DEFAULT_SPAN_MS, MAX_DETAIL_SPAN_MS);
 }
 
 /**
@@ -54,7 +44,7 @@ export async function planDryRun(
   planId: number,
   input: { from?: number; to?: number },
 ): Promise<Outcome<DryRunResponse>> {
-  const range = dryRunRange(ctx, input);
+  const range = detailRange(input, ctx.clock.now());
   if (!range.ok) return range;
   const plan = getPlan(ctx.db, planId);
   if (!plan) return { ok: false, status: 404, title: "Plan not found" };
@@ -74,7 +64,7 @@ export async function planDryRun(
     scope,
     range.value,
     judged,
-    (id) => names.get(id)?.name ?? `Customer #${id}`,
+    (id) => customerName(names, id),
     minutesFrom(ctx),
     await decisionsOutside(ctx, live, scope, judged, range.value),
   );
@@ -93,7 +83,7 @@ export async function customerDryRun(
   customerId: number,
   input: { from?: number; to?: number },
 ): Promise<Outcome<DryRunResponse>> {
-  const range = dryRunRange(ctx, input);
+  const range = detailRange(input, ctx.clock.now());
   if (!range.ok) return range;
   const customer = getCustomer(ctx.db, customerId);
   if (!customer) return { ok: false, status: 404, title: "Customer not found" };

@@ -16,14 +16,7 @@ import {
 import { SECOND_MS } from "@/lib/usage/time";
 import { type LimitShape, OPERATIONS, type Operation } from "@/lib/vocabulary";
 import type { Outcome } from "./plans";
-import {
-  DEFAULT_SPAN_MS,
-  MAX_DETAIL_SPAN_MS,
-  minutesFrom,
-  namesOf,
-  type UsageContext,
-} from "./usage";
-import { resolveRange } from "./usage-range";
+import { customerName, detailRange, minutesFrom, namesOf, type UsageContext } from "./usage";
 
 /** NearLimitView is a near-limit finding with the customer's name and current plan. */
 export type NearLimitView = NearLimit & {
@@ -72,7 +65,7 @@ export function nearLimitsFromRollups(
   input: z.infer<typeof nearLimitQuerySchema>,
 ): Outcome<RollupNearLimits> {
   const now = ctx.clock.now();
-  const range = resolveRange(input, now, DEFAULT_SPAN_MS, MAX_DETAIL_SPAN_MS);
+  const range = detailRange(input, now);
   if (!range.ok) return range;
   const minShare = input.minShare ?? 0.8;
   const snapshot = ctx.policy.snapshot;
@@ -127,7 +120,7 @@ export async function nearLimitCustomers(
     const c = names.get(n.customerId);
     return {
       ...n,
-      name: c?.name ?? `Customer #${n.customerId}`,
+      name: customerName(names, n.customerId),
       planId: c?.planId ?? null,
       planSlug: c?.planSlug ?? null,
     };

@@ -5,7 +5,7 @@ import { DAY_MS, floorTo } from "@/lib/usage/time";
 import { readUsage } from "@/lib/usage/usage-read";
 import { snakeCounterName, USAGE_COUNTERS } from "@/lib/vocabulary";
 import type { Outcome } from "./plans";
-import { MAX_DETAIL_SPAN_MS, minutesFrom, namesOf, type UsageContext } from "./usage";
+import { customerName, MAX_DETAIL_SPAN_MS, minutesFrom, namesOf, type UsageContext } from "./usage";
 import { resolveRange } from "./usage-range";
 
 /**
@@ -48,7 +48,7 @@ export function usageCsv(
   );
   const names = namesOf(ctx.db);
   const plans = new Map(listPlans(ctx.db).map((p) => [p.id, p.slug]));
-  const nameOf = (id: number) => names.get(id)?.name ?? `Customer #${id}`;
+  const nameOf = (id: number) => customerName(names, id);
   rows.sort(
     (a, b) =>
       a.bucket - b.bucket ||

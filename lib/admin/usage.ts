@@ -29,7 +29,7 @@ import {
 import type { UsageSettings } from "@/lib/usage/usage-settings";
 import { zeroCounts } from "@/lib/vocabulary";
 import type { Outcome } from "./plans";
-import { resolveRange } from "./usage-range";
+import { type Range, resolveRange } from "./usage-range";
 
 /** UsageContext is what the usage services read: the database, the policy, the clock, settings. */
 export interface UsageContext {
@@ -45,6 +45,14 @@ export const DEFAULT_SPAN_MS = DAY_MS;
 const MAX_SPAN_MS = 400 * DAY_MS;
 /** MAX_DETAIL_SPAN_MS bounds what reads rows customer by customer: the CSV, near-limit, dry run. */
 export const MAX_DETAIL_SPAN_MS = 93 * DAY_MS;
+
+/**
+ * detailRange resolves the range of a question read customer by customer (near-limit, dry run):
+ * `to` by `now` (ms), the last DEFAULT_SPAN_MS by default, MAX_DETAIL_SPAN_MS at most.
+ */
+export function detailRange(input: { from?: number; to?: number }, now: number): Outcome<Range> {
+  return resolveRange(input, now, DEFAULT_SPAN_MS, MAX_DETAIL_SPAN_MS);
+}
 
 /** minutesFrom is the earliest instant (ms) whose minute rows the retention guarantees. */
 export function minutesFrom(ctx: UsageContext): number {
@@ -123,6 +131,11 @@ export function namesOf(db: Db): Map<number, CustomerView> {
   return new Map(listCustomers(db).map((c) => [c.id, c]));
 }
 
+/** customerName is customer `id`'s name in `names`, or "Customer #<id>" once it is deleted. */
+export function customerName(names: Map<number, CustomerView>, id: number): string {
+  return names.get(id)?.name ?? `Customer #${id}`;
+}
+
 function named(
   rows: readonly CustomerUsage[],
   names: Map<number, CustomerView>,
@@ -131,7 +144,7 @@ function named(
     const c = names.get(row.customerId);
     return {
       ...row,
-      name: c?.name ?? `Customer #${row.customerId}`,
+      name: customerName(names, row.customerId),
       planId: c?.planId ?? null,
       planSlug: c?.planSlug ?? null,
       planName: c?.planName ?? null,

@@ -115,6 +115,56 @@ export interface FoldResult {
 const CLAIM_MEMORY_MS = DAY_MS;
 
 /**
+ * Fold is one level of folding: the step it folds into (ms), its watermark's setting, where the
+ * rows it folds begin (ms, undefined when there are none) and the fold over [fromMs, toMs).
+ */
+interface Fold {
+  stepMs: number;
+  watermark(tx: Tx): number | undefined;
+  setWatermark(tx: Tx, ms: number): void;
+  oldest(tx: Tx): number | undefined;
+  fold(tx: Tx, fromMs: number, toMs: number): void;
+}
+
+/** HOUR_FOLD folds minutes (counts and dry-run refusals) into hours. */
+const HOUR_FOLD: Fold = {
+  stepMs: HOUR_MS,
+  watermark: getFoldWatermark,
+  setWatermark: setFoldWatermark,
+  oldest: oldestUsageMinute,
+  fold: foldMinutesIntoHours,
+};
+
+/** DAY_FOLD folds hours into UTC days. */
+const DAY_FOLD: Fold = {
+  stepMs: DAY_MS,
+  watermark: getDayFoldWatermark,
+  setWatermark: setDayFoldWatermark,
+  oldest: oldestUsageHour,
+  fold: foldHoursIntoDays,
+};
+
+/**
+ * foldUpTo folds from the watermark of `level` (before its first fold, the step of its oldest
+ * row) towards `target` (ms, a step's start), `maxSpanMs` at most, and stores and returns the
+ * watermark reached.
+ */
+function foldUpTo(tx: Tx, level: Fold, target: number, maxSpanMs: number): number {
+  let watermark = level.watermark(tx);
+  if (watermark === undefined) {
+    const oldest = level.oldest(tx);
+    watermark = oldest === undefined ? target : Math.min(floorTo(oldest, level.stepMs), target);
+  }
+  const end = Math.min(target, watermark + maxSpanMs);
+  if (end > watermark) {
+    level.fold(tx, watermark, end);
+    watermark = end;
+  }
+  level.setWatermark(tx, watermark);
+  return watermark;
+}
+
+/**
  * foldAndPrune folds the minutes of every closed hour (ended `delayMs` ago) into hour rows, and
  * the hours of every complete UTC day into day rows, moving each watermark past what it folded,
  * in one transaction; then deletes minute rows older than the minute retention (never an
@@ -126,30 +176,8 @@ export function foldAndPrune(db: Db, now: number, options: FoldOptions): FoldRes
   const maxSpanMs = options.maxSpanMs ?? DAY_MS;
   return db.transaction(
     (tx) => {
-      const target = floorTo(now - delayMs, HOUR_MS);
-      let watermark = getFoldWatermark(tx);
-      if (watermark === undefined) {
-        const oldest = oldestUsageMinute(tx);
-        watermark = oldest === undefined ? target : Math.min(floorTo(oldest, HOUR_MS), target);
-      }
-      const end = Math.min(target, watermark + maxSpanMs);
-      if (end > watermark) {
-        foldMinutesIntoHours(tx, watermark, end);
-        watermark = end;
-      }
-      setFoldWatermark(tx, watermark);
-      const dayTarget = floorTo(watermark, DAY_MS);
-      let days = getDayFoldWatermark(tx);
-      if (days === undefined) {
-        const oldest = oldestUsageHour(tx);
-        days = oldest === undefined ? dayTarget : Math.min(floorTo(oldest, DAY_MS), dayTarget);
-      }
-      const dayEnd = Math.min(dayTarget, days + maxSpanMs);
-      if (dayEnd > days) {
-        foldHoursIntoDays(tx, days, dayEnd);
-        days = dayEnd;
-      }
-      setDayFoldWatermark(tx, days);
+      const watermark = foldUpTo(tx, HOUR_FOLD, floorTo(now - delayMs, HOUR_MS), maxSpanMs);
+      const days = foldUpTo(tx, DAY_FOLD, floorTo(watermark, DAY_MS), maxSpanMs);
       const pruned = pruneUsage(tx, {
         minutesMs: Math.min(watermark, now - options.minuteRetentionMs),
         hoursMs: now - options.hourRetentionMs,

@@ -15,34 +15,11 @@ import { mergeBatches, type UsageBatch } from "./batch";
 import { MINUTE_MS } from "./time";
 
 /**
- * UsageRecorder is what deciding needs of the usage rollups: two counters to bump. Every
+ * UsageRecorder is what deciding needs of the usage rollups: two counters to bump (UsageCounter's
+ * `record` and `recordDryRun`, whose parameter lists are the ones every recorder takes). Every
  * decision of the app reaches it through `decide()`.
  */
-export interface UsageRecorder {
-  /**
-   * record counts one decision at `now` (ms since the epoch) for a customer, its plan and an
-   * operation: its outcome, the tokens it asked for (0 for a "too_large" one: see
-   * USAGE_OUTCOMES) and the tokens it took.
-   */
-  record(
-    customerId: number,
-    planId: number,
-    operation: Operation,
-    outcome: UsageOutcome,
-    tokensRequested: number,
-    tokensTaken: number,
-    now: number,
-  ): void;
-  /** recordDryRun counts one admitted decision that the dry-run `limit` would have refused. */
-  recordDryRun(
-    customerId: number,
-    planId: number,
-    operation: Operation,
-    source: LimitSource,
-    limit: LimitShape,
-    now: number,
-  ): void;
-}
+export type UsageRecorder = Pick<UsageCounter, "record" | "recordDryRun">;
 
 /** FIELDS per operation: one per usage counter, in the order of USAGE_COUNTERS. */
 const FIELDS = USAGE_COUNTERS.length;
@@ -96,11 +73,16 @@ class Cell {
  * those are reused. Decisions may arrive out of order across a minute's edge (an async store
  * answers late): the earlier minute gets a cell of its own, and `drain` sums rows that meet.
  */
-export class UsageCounter implements UsageRecorder {
+export class UsageCounter {
   private readonly current = new Map<number, Cell>();
   private sealed: Cell[] = [];
   private readonly free: Cell[] = [];
 
+  /**
+   * record counts one decision at `now` (ms since the epoch) for a customer, its plan and an
+   * operation: its outcome, the tokens it asked for (0 for a "too_large" one: see
+   * USAGE_OUTCOMES) and the tokens it took.
+   */
   record(
     customerId: number,
     planId: number,
@@ -120,6 +102,7 @@ export class UsageCounter implements UsageRecorder {
     cell.used = true;
   }
 
+  /** recordDryRun counts one admitted decision that the dry-run `limit` would have refused. */
   recordDryRun(
     customerId: number,
     planId: number,

@@ -1,7 +1,7 @@
 import { type RatekeeperError, refusalSummary } from "./errors.js";
 import { misconfiguredProblem } from "./problems.js";
-import type { WireRequest } from "./requests.js";
-import type { Decision, Operation } from "./types.js";
+import { localDecision, type WireRequest } from "./requests.js";
+import type { Decision } from "./types.js";
 
 /**
  * OnMisconfigured is what a decision becomes when Ratekeeper refuses the client itself: its
@@ -31,20 +31,14 @@ export function misconfiguredDecision(
   error: RatekeeperError,
 ): MisconfiguredDecision {
   const admit = policy === "admit";
-  return {
+  const decision = localDecision(body, {
     allowed: admit,
     reason: "ratekeeper_misconfigured",
     status: admit ? 200 : 503,
-    customer: null,
-    operation: body.operation as Operation,
-    cost: (body.cost as number | undefined) ?? 1,
-    remaining: null,
-    limit: null,
-    resetAfterMs: null,
     // Waiting does not fix a configuration: no Retry-After is promised.
     retryAfterMs: admit ? 0 : null,
     headers: {},
     problem: admit ? null : misconfiguredProblem(refusalSummary(error.status ?? 0, error.body)),
-    error,
-  };
+  });
+  return { ...decision, error };
 }

@@ -80,24 +80,58 @@ export function wireRequest(request: DecisionRequest): WireRequest {
 }
 
 /**
- * unknownKeyDecision is the decision for a key that cannot name a customer, made without asking
- * Ratekeeper: 401 with the unknown-key problem, as Ratekeeper itself would answer.
+ * Verdict is what a decision made without Ratekeeper's buckets says: whether it admits, why, the
+ * status, the wait before a retry (ms), the header fields and the problem.
  */
-export function unknownKeyDecision(body: WireRequest): Decision {
+export type Verdict<R extends string> = Pick<
+  Decision,
+  "allowed" | "status" | "retryAfterMs" | "headers" | "problem"
+> & { reason: R };
+
+/**
+ * LocalDecision is a Decision whose `reason` is `R`, made without Ratekeeper's buckets.
+ */
+export type LocalDecision<R extends string> = Omit<Decision, "reason"> & { reason: R };
+
+/**
+ * localDecision is the decision for `body` that `verdict` makes without Ratekeeper's buckets (a
+ * stand-in, or an answer Ratekeeper would give without them): no customer, no remaining tokens,
+ * limit or reset; the request's operation and cost (1 when it names none).
+ */
+export function localDecision<R extends string>(
+  body: WireRequest,
+  verdict: Verdict<R>,
+): LocalDecision<R> {
+  const { allowed, reason, status, retryAfterMs, headers, problem } = verdict;
   return {
-    allowed: false,
-    reason: "unknown_key",
-    status: 401,
+    allowed,
+    reason,
+    status,
     customer: null,
     operation: body.operation as Operation,
     cost: (body.cost as number | undefined) ?? 1,
     remaining: null,
     limit: null,
     resetAfterMs: null,
+    retryAfterMs,
+    headers,
+    problem,
+  };
+}
+
+/**
+ * unknownKeyDecision is the decision for a key that cannot name a customer, made without asking
+ * Ratekeeper: 401 with the unknown-key problem, as Ratekeeper itself would answer.
+ */
+export function unknownKeyDecision(body: WireRequest): Decision {
+  return localDecision(body, {
+    allowed: false,
+    reason: "unknown_key",
+    status: 401,
     retryAfterMs: null,
     headers: {},
     problem: unknownKeyProblem(),
-  };
+  });
 }
 
 /** answerableLocally reports whether a request names a key that no customer can have. */

@@ -1,8 +1,8 @@
 import type { RatekeeperError } from "./errors.js";
 import type { MisconfiguredDecision } from "./misconfigured.js";
 import { UNAVAILABLE_RETRY_AFTER_S, unavailableProblem } from "./problems.js";
-import type { WireRequest } from "./requests.js";
-import type { Decision, Operation } from "./types.js";
+import { localDecision, type WireRequest } from "./requests.js";
+import type { Decision } from "./types.js";
 
 /**
  * OnUnavailable is what a decision becomes when Ratekeeper cannot be asked (a timeout, a network
@@ -38,19 +38,13 @@ export function unavailableDecision(
   error: RatekeeperError,
 ): UnavailableDecision {
   const open = policy === "open";
-  return {
+  const decision = localDecision(body, {
     allowed: open,
     reason: "ratekeeper_unavailable",
     status: open ? 200 : 503,
-    customer: null,
-    operation: body.operation as Operation,
-    cost: (body.cost as number | undefined) ?? 1,
-    remaining: null,
-    limit: null,
-    resetAfterMs: null,
     retryAfterMs: open ? 0 : UNAVAILABLE_RETRY_AFTER_S * 1000,
     headers: open ? {} : { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_S) },
     problem: open ? null : unavailableProblem(),
-    error,
-  };
+  });
+  return { ...decision, error };
 }

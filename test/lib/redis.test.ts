@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "@/lib/log";
 import { connectRedis, redactUrl } from "@/lib/redis";
@@ -40,6 +42,40 @@ describe("connectRedis", () => {
       await expect(client.ping()).rejects.toThrow("Command timed out");
     } finally {
       await admin.call("CLIENT", "UNPAUSE");
+      client.disconnect();
+      subscriber.disconnect();
+    }
+  });
+
+  // Regression: closing a runtime while its subscriber was reconnecting left an unhandled
+  // "Connection is closed." rejection: ioredis's own resubscription, sent once the ready check
+  // was answered, went unanswered on a connection already closing.
+  it("closes a subscriber mid-reconnection without an unhandled rejection", async () => {
+    const { client, subscriber } = connectRedis(server.url, 200, silentLogger);
+    const admin = server.client();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      await subscriber.subscribe("resubscribed");
+      // Once the reconnection's ready check is on the wire, close: its answer arrives on a
+      // connection that is closing, and ioredis subscribes again there.
+      subscriber.once("connect", () => {
+        const send = subscriber.sendCommand.bind(subscriber) as Redis["sendCommand"];
+        subscriber.sendCommand = (...args: Parameters<Redis["sendCommand"]>) => {
+          const result = send(...args);
+          if (args[0].name === "info") subscriber.disconnect();
+          return result;
+        };
+      });
+      const ended = once(subscriber, "end");
+      await admin.call("CLIENT", "KILL", "TYPE", "pubsub");
+      await ended;
+      // Unhandled rejections are reported once the microtasks of a turn have run.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
       client.disconnect();
       subscriber.disconnect();
     }

@@ -7,7 +7,7 @@ import { Redis } from "ioredis";
 export interface RedisServer {
   port: number;
   url: string;
-  /** client opens a new client on the server (closed by `stop`). */
+  /** client opens a new client on the server (closed by `close`), its connection errors ignored. */
   client(): Redis;
   /** stop kills the server (SIGKILL: it saves nothing) and waits for it to exit. */
   stop(): Promise<void>;
@@ -111,6 +111,9 @@ export async function startRedisServer(extraArgs: string[] = []): Promise<RedisS
     url: `redis://127.0.0.1:${port}`,
     client() {
       const client = new Redis({ port, host: "127.0.0.1", lazyConnect: false });
+      // While a test stops the server, the client reconnects; without a listener ioredis prints
+      // each failed attempt as "[ioredis] Unhandled error event".
+      client.on("error", () => {});
       clients.push(client);
       return client;
     },
