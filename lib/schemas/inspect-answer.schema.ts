@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LIMIT_SOURCES, OPERATIONS } from "@/lib/vocabulary";
+import { limitShapeSchema } from "./limit-answer.schema";
 
 // The words below are the server's own unions (lib/policy, lib/usage): the routes that answer
 // with them are typed by these schemas, so a word the server adds fails the typecheck there.
@@ -13,6 +14,9 @@ export const decisionReasonSchema = z.enum([
   "cost_exceeds_limit",
   "store_unavailable",
 ]);
+
+/** DecisionReason is why a decision came out as it did. */
+export type DecisionReason = z.infer<typeof decisionReasonSchema>;
 
 /** decisionSourceSchema is where a decision was made: "stand-in" while Redis is unreachable. */
 export const decisionSourceSchema = z.enum([
@@ -31,13 +35,16 @@ export const storeStatusSchema = z
   })
   .strict();
 
+/** StoreStatus is the bucket store's state. */
+export type StoreStatus = z.infer<typeof storeStatusSchema>;
+
 /**
  * bucketViewSchema is one bucket of a decision: its limit, tokens remaining of its capacity, the
  * wait before a refused take could pass and until it is full (ms), and when it was read (ms).
  */
 export const bucketViewSchema = z
   .object({
-    limit: z.object({ count: z.number(), periodMs: z.number() }).strict(),
+    limit: limitShapeSchema,
     remaining: z.number(),
     capacity: z.number(),
     retryAfterMs: z.number(),
@@ -65,6 +72,9 @@ export const decisionViewSchema = z
   })
   .strict();
 
+/** DecisionView is one operation's decision with its buckets. */
+export type DecisionView = z.infer<typeof decisionViewSchema>;
+
 /** levelSampleSchema is a bucket's level at `t` (ms since 1970): tokens remaining, ms until full. */
 export const levelSampleSchema = z
   .object({ t: z.number(), remaining: z.number(), fullInMs: z.number() })
@@ -83,6 +93,9 @@ export const bucketHistorySchema = z
   })
   .strict();
 
+/** BucketHistory is each bucket's recent levels. */
+export type BucketHistory = z.infer<typeof bucketHistorySchema>;
+
 /** inspectAnswerSchema is GET /api/admin/customers/:id/inspect's answer (`history` when asked). */
 export const inspectAnswerSchema = z
   .object({
@@ -93,6 +106,9 @@ export const inspectAnswerSchema = z
     history: bucketHistorySchema.optional(),
   })
   .strict();
+
+/** InspectAnswer is the inspector's answer. */
+export type InspectAnswer = z.infer<typeof inspectAnswerSchema>;
 
 /**
  * testRequestAnswerSchema is POST /api/admin/customers/:id/test-request's answer: the status a
@@ -108,15 +124,5 @@ export const testRequestAnswerSchema = z
   })
   .strict();
 
-/** DecisionReason is why a decision came out as it did. */
-export type DecisionReason = z.infer<typeof decisionReasonSchema>;
-/** StoreStatus is the bucket store's state. */
-export type StoreStatus = z.infer<typeof storeStatusSchema>;
-/** DecisionView is one operation's decision with its buckets. */
-export type DecisionView = z.infer<typeof decisionViewSchema>;
-/** BucketHistory is each bucket's recent levels. */
-export type BucketHistory = z.infer<typeof bucketHistorySchema>;
-/** InspectAnswer is the inspector's answer. */
-export type InspectAnswer = z.infer<typeof inspectAnswerSchema>;
 /** TestRequestAnswer is a test request's answer. */
 export type TestRequestAnswer = z.infer<typeof testRequestAnswerSchema>;
