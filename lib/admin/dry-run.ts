@@ -1,5 +1,6 @@
 import { getCustomer, listCustomerOverrides } from "@/db/queries/customers";
 import { dryRunKey, dryRunSinceOf, getPlan, listPlanDryRunSince } from "@/db/queries/plans";
+import type { DryRunAnswer } from "@/lib/schemas/dry-run-answer.schema";
 import { MAX_TRAFFIC_SECONDS } from "@/lib/schemas/query.schema";
 import { customerHistory, planHistory } from "@/lib/usage/dry-run-history";
 import {
@@ -10,7 +11,6 @@ import {
   type TriedLimitKey,
 } from "@/lib/usage/dry-run-judge";
 import {
-  type DryRunLimitReport,
   type DryRunScope,
   dryRunReport,
   edgeMinutesOf,
@@ -32,13 +32,6 @@ import {
 } from "./usage";
 import { type Range, resolveRange } from "./usage-range";
 
-/** DryRunResponse is a dry-run report over a range. */
-export interface DryRunResponse {
-  fromMs: number;
-  toMs: number;
-  limits: DryRunLimitReport[];
-}
-
 function dryRunRange(ctx: UsageContext, input: { from?: number; to?: number }): Outcome<Range> {
   return resolveRange(input, ctx.clock.now(), DEFAULT_SPAN_MS, MAX_DETAIL_SPAN_MS);
 }
@@ -53,7 +46,7 @@ export async function planDryRun(
   live: LiveTraffic,
   planId: number,
   input: { from?: number; to?: number },
-): Promise<Outcome<DryRunResponse>> {
+): Promise<Outcome<DryRunAnswer>> {
   const range = dryRunRange(ctx, input);
   if (!range.ok) return range;
   const plan = getPlan(ctx.db, planId);
@@ -92,7 +85,7 @@ export async function customerDryRun(
   live: LiveTraffic,
   customerId: number,
   input: { from?: number; to?: number },
-): Promise<Outcome<DryRunResponse>> {
+): Promise<Outcome<DryRunAnswer>> {
   const range = dryRunRange(ctx, input);
   if (!range.ok) return range;
   const customer = getCustomer(ctx.db, customerId);

@@ -11,6 +11,7 @@ import {
 } from "@/db/queries/plans";
 import { countOf } from "@/lib/format";
 import type { PlanCreate, PlanUpdate } from "@/lib/schemas/plan.schema";
+import type { PlanPromotedAnswer } from "@/lib/schemas/plan-answer.schema";
 import type { FieldErrors } from "@/lib/schemas/problem.schema";
 import type { Operation } from "@/lib/vocabulary";
 import { change } from "./change";
@@ -74,7 +75,7 @@ export function promoteDryRun(
   actor: string,
   id: number,
   operation?: Operation,
-): Outcome<{ plan: PlanWithLimits; promoted: number }> {
+): Outcome<PlanPromotedAnswer> {
   return change(rt, actor, (tx) => {
     const before = getPlan(tx, id);
     if (!before) return planNotFound;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CUSTOMER_STATUSES, OPERATIONS } from "@/lib/vocabulary";
 import { limitShapeSchema } from "./limit-answer.schema";
 import { pageInfoSchema } from "./list.schema";
+import { decisionCountsSchema } from "./traffic-answer.schema";
 
 /**
  * customerViewSchema is a customer as operators see it: never its key hash, with its plan's slug
@@ -46,17 +47,12 @@ export const overridesViewSchema = z.partialRecord(z.enum(OPERATIONS), overrideV
 /** OverridesView is a customer's overrides by operation, as answered. */
 export type OverridesView = z.infer<typeof overridesViewSchema>;
 
-/** trafficSchema counts a customer's decisions over the list's recent window. */
-export const trafficSchema = z
-  .object({ allowed: z.number().int().nonnegative(), denied: z.number().int().nonnegative() })
-  .strict();
-
-/** Traffic is a customer's allowed and denied decisions over the list's recent window. */
-export type Traffic = z.infer<typeof trafficSchema>;
-
-/** customerListItemSchema is a customer as the list shows it: with its recent traffic. */
+/**
+ * customerListItemSchema is a customer as the list shows it: with its recent traffic (its
+ * decisions over the list's recent window).
+ */
 export const customerListItemSchema = customerViewSchema
-  .extend({ traffic: trafficSchema })
+  .extend({ traffic: decisionCountsSchema })
   .strict();
 
 /** CustomerListItem is a customer with its recent traffic. */
@@ -94,3 +90,26 @@ export type CustomerKeyAnswer = z.infer<typeof customerKeyAnswerSchema>;
 
 /** overridesAnswerSchema is what setting or clearing an override answers: the overrides now. */
 export const overridesAnswerSchema = z.object({ overrides: overridesViewSchema }).strict();
+
+/** OverridesAnswer is the overrides now, as setting or clearing one answers. */
+export type OverridesAnswer = z.infer<typeof overridesAnswerSchema>;
+
+/**
+ * overridesPromotedAnswerSchema is POST /api/admin/customers/:id/overrides/:operation/promote's
+ * answer: the overrides now, and how many dry-run limits of the override were made enforced.
+ */
+export const overridesPromotedAnswerSchema = overridesAnswerSchema
+  .extend({ promoted: z.number().int().positive() })
+  .strict();
+
+/** OverridesPromotedAnswer is what promoting an override's dry-run limits answers. */
+export type OverridesPromotedAnswer = z.infer<typeof overridesPromotedAnswerSchema>;
+
+/**
+ * resetAnswerSchema is POST /api/admin/customers/:id/reset's answer: how many of the customer's
+ * buckets were forgotten (they start full again).
+ */
+export const resetAnswerSchema = z.object({ deleted: z.number().int().nonnegative() }).strict();
+
+/** ResetAnswer is what resetting a customer's buckets answers. */
+export type ResetAnswer = z.infer<typeof resetAnswerSchema>;

@@ -48,3 +48,14 @@ export const planAnswerSchema = z.object({ plan: planViewSchema }).strict();
 
 /** PlanAnswer is one plan's answer. */
 export type PlanAnswer = z.infer<typeof planAnswerSchema>;
+
+/**
+ * planPromotedAnswerSchema is POST /api/admin/plans/:id/dry-run/promote's answer: the plan now,
+ * and how many of its dry-run limits were made enforced.
+ */
+export const planPromotedAnswerSchema = planAnswerSchema
+  .extend({ promoted: z.number().int().positive() })
+  .strict();
+
+/** PlanPromotedAnswer is what promoting a plan's dry-run limits answers. */
+export type PlanPromotedAnswer = z.infer<typeof planPromotedAnswerSchema>;
