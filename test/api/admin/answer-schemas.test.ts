@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { z } from "zod";
 import { GET as listAudit } from "@/app/api/admin/audit/route";
 import { GET as inspect } from "@/app/api/admin/customers/[id]/inspect/route";
 import {
@@ -27,6 +26,7 @@ import {
   createdServiceTokenAnswerSchema,
   serviceTokensAnswerSchema,
 } from "@/lib/schemas/service-token-answer.schema";
+import { answerOf, withExtra } from "../../support/answer-schema";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { adminRequest, params, signIn } from "./admin-support";
 
@@ -43,29 +43,6 @@ beforeEach(async () => {
 afterEach(() => t.cleanup());
 
 const id = (n: number) => params({ id: String(n) });
-
-/** answerOf checks a response's status and parses its body strictly against the schema. */
-async function answerOf<S extends z.ZodType>(
-  response: Response | Promise<Response>,
-  status: number,
-  schema: S,
-): Promise<z.infer<S>> {
-  const res = await response;
-  const body = await res.json();
-  expect(res.status, JSON.stringify(body)).toBe(status);
-  const parsed = schema.safeParse(body);
-  expect(parsed.error?.issues ?? [], JSON.stringify(body)).toEqual([]);
-  return parsed.data as z.infer<S>;
-}
-
-/** withExtra is a copy of a JSON value with one more field at the given path. */
-function withExtra(value: unknown, path: (string | number)[]): unknown {
-  const copy = structuredClone(value) as Record<string | number, unknown>;
-  let at: Record<string | number, unknown> = copy;
-  for (const key of path) at = at[key] as Record<string | number, unknown>;
-  at.unexpected = true;
-  return copy;
-}
 
 describe("admin answers match their schemas", () => {
   it("plans: list, create, get and edit answer their schemas", async () => {
