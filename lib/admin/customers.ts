@@ -1,6 +1,5 @@
 import type { Tx } from "@/db/client";
 import {
-  type CustomerView,
   deleteCustomerRow,
   getCustomer,
   insertCustomer,
@@ -12,7 +11,12 @@ import {
 import { getPlan } from "@/db/queries/plans";
 import { generateApiKey } from "@/lib/policy/api-key";
 import type { CustomerCreate, CustomerUpdate, OverrideInput } from "@/lib/schemas/customer.schema";
-import type { OverridesPromotedAnswer, OverridesView } from "@/lib/schemas/customer-answer.schema";
+import type {
+  CustomerKeyAnswer,
+  CustomerView,
+  OverridesPromotedAnswer,
+  OverridesView,
+} from "@/lib/schemas/customer-answer.schema";
 import type { Operation, PolicyLimit } from "@/lib/vocabulary";
 import { change } from "./change";
 import type { AdminContext } from "./context";
@@ -41,7 +45,7 @@ export function createCustomer(
   rt: AdminContext,
   actor: string,
   input: CustomerCreate,
-): Outcome<{ customer: CustomerView; apiKey: string }> {
+): Outcome<CustomerKeyAnswer> {
   const key = generateApiKey();
   return change(rt, actor, (tx, now) => {
     if (!getPlan(tx, input.planId)) return noPlan;
@@ -85,11 +89,7 @@ export function updateCustomer(
 }
 
 /** rotateKey replaces a customer's API key: the old one stops working at once. */
-export function rotateKey(
-  rt: AdminContext,
-  actor: string,
-  id: number,
-): Outcome<{ customer: CustomerView; apiKey: string }> {
+export function rotateKey(rt: AdminContext, actor: string, id: number): Outcome<CustomerKeyAnswer> {
   const key = generateApiKey();
   return change(rt, actor, (tx, now) => {
     const before = getCustomer(tx, id);

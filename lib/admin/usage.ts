@@ -1,10 +1,11 @@
 import type { z } from "zod";
 import type { Db } from "@/db/client";
-import { type CustomerView, listCustomers } from "@/db/queries/customers";
+import { listCustomers } from "@/db/queries/customers";
 import { countCustomersByPlan, listPlans } from "@/db/queries/plans";
 import { countOf } from "@/lib/format";
 import type { Clock } from "@/lib/limiter";
 import type { PolicyStore } from "@/lib/policy/policy-store";
+import type { CustomerView } from "@/lib/schemas/customer-answer.schema";
 import type {
   topCustomersQuerySchema,
   UsageFiltersInput,

@@ -13,12 +13,12 @@ import type {
   DryRunLimitReport,
   DryRunState,
 } from "@/lib/schemas/dry-run-answer.schema";
+import type { HealthAnswer } from "@/lib/schemas/health-answer.schema";
 import type {
   BucketHistory,
   DecisionReason,
   DecisionView,
   InspectAnswer,
-  StoreStatus,
   TestRequestAnswer,
 } from "@/lib/schemas/inspect-answer.schema";
 import type { NearLimitAnswer, NearLimitView } from "@/lib/schemas/near-limit-answer.schema";
@@ -59,7 +59,6 @@ export type {
   PlanListItem,
   PlanUsageView,
   PlanWithLimits,
-  StoreStatus,
   TrafficPoint,
   UsagePoint,
   UsageSeries,
@@ -95,5 +94,7 @@ export type UsageResponse = UsageAnswer;
 export type TopCustomersResponse = TopCustomersAnswer;
 /** PlansUsageResponse is GET /api/admin/usage/plans's answer. */
 export type PlansUsageResponse = PlansUsageAnswer;
+/** HealthResponse is GET /api/health's answer: the instance and its bucket store. */
+export type HealthResponse = HealthAnswer;
 /** NearLimitResponse is GET /api/admin/usage/near-limit's answer. */
 export type NearLimitResponse = NearLimitAnswer;

@@ -1,10 +1,10 @@
 import type { Limit } from "@/lib/limiter";
-import { type DecisionReason, statusOf, type Verdict } from "@/lib/policy/decide";
+import { statusOf, type Verdict } from "@/lib/policy/decide";
 import { bindingBucket, policyName, refillMs } from "@/lib/policy/headers";
 import { identityRefusal, refusalOf } from "@/lib/policy/refusal";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import type { Refusal } from "@/lib/schemas/problem.schema";
-import type { Operation } from "@/lib/vocabulary";
+import type { DecisionReason, Operation } from "@/lib/vocabulary";
 
 /** CustomerSummary is the customer a decision was made for, as the decision API names it. */
 export interface CustomerSummary {

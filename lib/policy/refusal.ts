@@ -1,7 +1,8 @@
 import { countOf } from "@/lib/format";
 import { problemDocument, type Refusal } from "@/lib/schemas/problem.schema";
+import type { DecisionReason } from "@/lib/vocabulary";
 import type { AuthorizationProblem } from "./api-key";
-import type { DecisionReason, Verdict } from "./decide";
+import type { Verdict } from "./decide";
 import { policyName } from "./headers";
 
 /**

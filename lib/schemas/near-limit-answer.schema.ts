@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LIMIT_SOURCES, OPERATIONS } from "@/lib/vocabulary";
 import { limitShapeSchema } from "./limit-answer.schema";
+import { liveScopeSchema } from "./traffic-answer.schema";
 import { rangeShape } from "./usage-answer.schema";
 
 // GET /api/admin/usage/near-limit's answer: the customers whose buckets were drained near their
@@ -92,7 +93,7 @@ export const nearLimitAnswerSchema = z
     minShare: z.number().positive().max(1),
     resolutionMs: z.number().int().positive(),
     perSecondFromMs: z.number().int().nullable(),
-    perSecondScope: z.enum(["fleet", "instance"]).nullable(),
+    perSecondScope: liveScopeSchema.nullable(),
     customers: z.array(nearLimitViewSchema),
   })
   .strict();

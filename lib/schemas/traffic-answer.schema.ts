@@ -5,6 +5,12 @@ import { z } from "zod";
 
 const count = z.number().int().nonnegative();
 
+/**
+ * liveScopeSchema is whose decisions the live view counted: the whole fleet's (Redis) or this
+ * instance's alone.
+ */
+export const liveScopeSchema = z.enum(["fleet", "instance"]);
+
 /** decisionCountsSchema counts decisions allowed and denied over a span. */
 export const decisionCountsSchema = z.object({ allowed: count, denied: count }).strict();
 
@@ -31,7 +37,7 @@ export const trafficAnswerSchema = z
   .object({
     now: z.number().int(),
     seconds: z.number().int().positive(),
-    scope: z.enum(["fleet", "instance"]),
+    scope: liveScopeSchema,
     points: z.array(trafficPointSchema),
     totals: z.array(customerTrafficSchema),
   })
