@@ -4,7 +4,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hashServiceToken } from "@/lib/auth/service-token";
 import { ServiceTokenUses } from "@/lib/auth/service-token-uses";
-import type { DecisionResult } from "@/lib/data-plane/decision-result";
 import { authenticateService, missingScope } from "@/lib/data-plane/service-auth";
 import { SERVICE_TOKEN_PATH as APP_SERVICE_TOKEN_PATH } from "@/lib/data-plane/service-token-answer";
 import { bearerToken, readBearer } from "@/lib/policy/api-key";
@@ -17,7 +16,7 @@ import {
 } from "@/lib/policy/refusal";
 import { buildSnapshot } from "@/lib/policy/snapshot";
 import { decisionRequestSchema, MAX_BATCH_DECISIONS } from "@/lib/schemas/decision.schema";
-import type { ServiceTokenAnswer } from "@/lib/schemas/service-token.schema";
+import type { DecisionAnswer, ServiceTokenAnswer } from "@/lib/schemas/decision-answer.schema";
 import {
   OPERATIONS as APP_OPERATIONS,
   SERVICE_TOKEN_SCOPES as APP_SERVICE_TOKEN_SCOPES,
@@ -44,7 +43,7 @@ import {
 import { SERVICE_TOKEN_PATH } from "@/sdk/src/verify";
 
 // The server's answer types fit the SDK's: a type error here is a contract change.
-const fits: (result: DecisionResult) => Decision = (result) => result;
+const fits: (result: DecisionAnswer) => Decision = (result) => result;
 const tokenFits: (answer: ServiceTokenAnswer) => ServiceTokenInfo = (a) => a.serviceToken;
 
 /** REVOKED is the one service token of the policy serverRefusal decides on: revoked. */
