@@ -18,6 +18,7 @@ import { buildSnapshot } from "@/lib/policy/snapshot";
 import { decisionRequestSchema, MAX_BATCH_DECISIONS } from "@/lib/schemas/decision.schema";
 import type { DecisionAnswer, ServiceTokenAnswer } from "@/lib/schemas/decision-answer.schema";
 import {
+  DECISION_REASONS as APP_DECISION_REASONS,
   OPERATIONS as APP_OPERATIONS,
   SERVICE_TOKEN_SCOPES as APP_SERVICE_TOKEN_SCOPES,
   operationOf as appOperationOf,
@@ -77,6 +78,7 @@ function serverRefusal(authorization: string | undefined) {
 describe("the SDK's words are the server's", () => {
   it("has the server's decision reasons", () => {
     expect([...DECISION_REASONS].sort()).toEqual(Object.keys(STATUS_OF_REASON).sort());
+    expect(DECISION_REASONS).toEqual(APP_DECISION_REASONS);
   });
 
   it("has the server's batch size and longest key", () => {

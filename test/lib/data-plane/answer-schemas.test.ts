@@ -10,6 +10,8 @@ import { problemSchema } from "@/lib/schemas/problem.schema";
 import { answerOf, parsedAs, refusesExtra } from "../../support/answer-schema";
 import {
   type DataPlaneServer,
+  type DecisionCalls,
+  decisionCalls,
   postJson,
   serviceToken,
   startDataPlane,
@@ -23,14 +25,15 @@ import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 let t: TestRuntime;
 let server: DataPlaneServer;
 let token: string;
-const decide = (body: unknown) => postJson(`${server.url}/api/v1/decisions`, body, token);
-const batch = (decisions: unknown[]) =>
-  postJson(`${server.url}/api/v1/decisions/batch`, { decisions }, token);
+let calls: DecisionCalls;
+const decide = (body: unknown) => calls.decide(body);
+const batch = (decisions: unknown[]) => calls.batch(decisions);
 
 beforeEach(async () => {
   t = createTestRuntime();
   server = await startDataPlane(t.runtime);
   token = serviceToken(t.runtime).token;
+  calls = decisionCalls(server.url, token);
 });
 afterEach(async () => {
   await server.close();
