@@ -1,12 +1,12 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { StoreStatus as Status } from "@/lib/client/types";
+import type { HealthResponse } from "@/lib/client/types";
 
-async function fetchHealth(): Promise<Status> {
+async function fetchHealth(): Promise<HealthResponse> {
   const response = await fetch("/api/health", { cache: "no-store" });
   if (!response.ok) throw new Error(`health check answered ${response.status}`);
-  return (await response.json()) as Status;
+  return (await response.json()) as HealthResponse;
 }
 
 /**

@@ -46,6 +46,57 @@ export const LIMIT_SOURCES = ["plan", "override"] as const;
 export type LimitSource = (typeof LIMIT_SOURCES)[number];
 
 /**
+ * DECISION_REASONS say why a request was admitted or refused: the one vocabulary of outcomes.
+ * The protected routes, the decision API, the gateway and the dashboard's test request map each
+ * to the same HTTP status (`statusOf` in lib/policy/decide.ts).
+ */
+export const DECISION_REASONS = [
+  "ok",
+  "rate_limited",
+  "unknown_key",
+  "suspended",
+  "cost_exceeds_limit",
+  "store_unavailable",
+] as const;
+
+/** DecisionReason is one of DECISION_REASONS. */
+export type DecisionReason = (typeof DECISION_REASONS)[number];
+
+/**
+ * DECISION_SOURCES say where a decision was made: the in-memory limiter (the embedded default),
+ * Redis (shared by every instance), a refusal Redis made earlier that this instance remembers
+ * until its retry-after ("redis-cache"), this instance's in-memory stand-in while Redis is
+ * unreachable and the operation fails open, or nowhere ("unavailable"): Redis is unreachable and
+ * the operation fails closed.
+ */
+export const DECISION_SOURCES = [
+  "memory",
+  "redis",
+  "redis-cache",
+  "stand-in",
+  "unavailable",
+] as const;
+
+/** DecisionSource is one of DECISION_SOURCES. */
+export type DecisionSource = (typeof DECISION_SOURCES)[number];
+
+/** BUCKET_STORES are where an instance keeps its buckets: in memory, or in Redis. */
+export const BUCKET_STORES = ["memory", "redis"] as const;
+
+/** BucketStore is "memory" or "redis". */
+export type BucketStore = (typeof BUCKET_STORES)[number];
+
+/**
+ * REDIS_HEALTHS are where an instance stands with Redis: `connecting` until Redis first answers
+ * (and no call to it failed meanwhile), `up` while it answers, `down` from a failed call (a
+ * decision, a background call, the connection itself) until a probe's PING is answered.
+ */
+export const REDIS_HEALTHS = ["connecting", "up", "down"] as const;
+
+/** RedisHealth is one of REDIS_HEALTHS. */
+export type RedisHealth = (typeof REDIS_HEALTHS)[number];
+
+/**
  * USAGE_OUTCOMES are what the usage rollups count a decision as: admitted, refused by its limits
  * (429), refused because the shared store was unreachable (503), or refused for its cost (413,
  * "too_large": more tokens than a limit's full bucket holds, so it could never pass; the

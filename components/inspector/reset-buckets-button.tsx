@@ -5,6 +5,7 @@ import { useCallback, useState } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
 import { api } from "@/lib/client/api";
+import type { ResetResponse } from "@/lib/client/types";
 
 /** ResetBucketsButton forgets a customer's buckets, after confirmation: both operations start full. */
 export function ResetBucketsButton({ customerId, name }: { customerId: number; name: string }) {
@@ -12,8 +13,7 @@ export function ResetBucketsButton({ customerId, name }: { customerId: number; n
   const queryClient = useQueryClient();
   const notify = useToast();
   const reset = useMutation({
-    mutationFn: () =>
-      api<{ deleted: number }>(`/customers/${customerId}/reset`, { method: "POST" }),
+    mutationFn: () => api<ResetResponse>(`/customers/${customerId}/reset`, { method: "POST" }),
     onSuccess: ({ deleted }) => {
       setAsking(false);
       notify(`Buckets reset: ${deleted} cleared, every bucket is full again`);

@@ -1,8 +1,9 @@
 import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import type { CustomerView } from "../../lib/schemas/customer-answer.schema";
 import type { CustomerStatus } from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import { customers, plans } from "../schema";
-import { type CustomerView, customerViewColumns } from "./customers";
+import { customerViewColumns } from "./customers";
 import { type KeysetOrder, type KeysetPage, type KeyValue, keysetPage } from "./keyset";
 
 /** CustomerFilter narrows the customers list: a search text, a plan, a status. */

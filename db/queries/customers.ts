@@ -1,5 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
-import type { CustomerStatus, Operation, PolicyLimit } from "../../lib/vocabulary";
+import type { CustomerView } from "../../lib/schemas/customer-answer.schema";
+import type { Operation, PolicyLimit } from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import { customers, limitOverrides, plans } from "../schema";
 import { dryRunKey, dryRunSinceOf } from "./plans";
@@ -9,19 +10,6 @@ export type CustomerRow = typeof customers.$inferSelect;
 
 /** OverrideRow is a stored override limit. */
 export type OverrideRow = typeof limitOverrides.$inferSelect;
-
-/** CustomerView is a customer as operators see it: no key hash, with its plan's slug and name. */
-export interface CustomerView {
-  id: number;
-  name: string;
-  planId: number;
-  planSlug: string;
-  planName: string;
-  status: CustomerStatus;
-  apiKeyPrefix: string;
-  createdAt: number;
-  updatedAt: number;
-}
 
 /** customerViewColumns select a CustomerView (join plans on the customer's plan). */
 export const customerViewColumns = {

@@ -1,23 +1,10 @@
 import { and, asc, count, eq } from "drizzle-orm";
+import type { PlanView, StoredLimit } from "../../lib/schemas/plan-answer.schema";
 import type { LimitRow, Operation } from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import { customers, planLimits, plans } from "../schema";
 
-/** PlanWithLimits is a plan and its limits, by operation, enforced before dry-run, then period. */
-export interface PlanWithLimits {
-  id: number;
-  slug: string;
-  name: string;
-  description: string;
-  createdAt: number;
-  updatedAt: number;
-  limits: StoredLimitRow[];
-}
-
-/** StoredLimitRow is a plan's limit as stored: its dry-run flag is always present. */
-export type StoredLimitRow = LimitRow & { dryRun: boolean };
-
-function sortLimits(limits: StoredLimitRow[]): StoredLimitRow[] {
+function sortLimits(limits: StoredLimit[]): StoredLimit[] {
   return limits.sort(
     (a, b) =>
       a.operation.localeCompare(b.operation) ||
@@ -28,7 +15,7 @@ function sortLimits(limits: StoredLimitRow[]): StoredLimitRow[] {
 }
 
 /** listPlans returns every plan with its limits, by name. */
-export function listPlans(tx: Tx): PlanWithLimits[] {
+export function listPlans(tx: Tx): PlanView[] {
   const rows = tx.select().from(plans).orderBy(asc(plans.name)).all();
   const limitRows = tx.select().from(planLimits).all();
   return rows.map((plan) => ({
@@ -42,7 +29,7 @@ export function listPlans(tx: Tx): PlanWithLimits[] {
 }
 
 /** getPlan returns one plan with its limits, or undefined. */
-export function getPlan(tx: Tx, id: number): PlanWithLimits | undefined {
+export function getPlan(tx: Tx, id: number): PlanView | undefined {
   const plan = tx.select().from(plans).where(eq(plans.id, id)).get();
   if (!plan) return undefined;
   const limits = tx
@@ -59,7 +46,7 @@ export function getPlan(tx: Tx, id: number): PlanWithLimits | undefined {
 }
 
 /** getPlanBySlug returns the plan with that slug, or undefined. */
-export function getPlanBySlug(tx: Tx, slug: string): PlanWithLimits | undefined {
+export function getPlanBySlug(tx: Tx, slug: string): PlanView | undefined {
   const plan = tx.select({ id: plans.id }).from(plans).where(eq(plans.slug, slug)).get();
   return plan ? getPlan(tx, plan.id) : undefined;
 }
@@ -69,7 +56,7 @@ export function insertPlan(
   tx: Tx,
   values: { slug: string; name: string; description: string; limits: LimitRow[] },
   now: number,
-): PlanWithLimits {
+): PlanView {
   const plan = tx
     .insert(plans)
     .values({
@@ -82,7 +69,7 @@ export function insertPlan(
     .returning()
     .get();
   replacePlanLimits(tx, plan.id, values.limits, now);
-  return getPlan(tx, plan.id) as PlanWithLimits;
+  return getPlan(tx, plan.id) as PlanView;
 }
 
 /** updatePlanRow changes a plan's own fields. */

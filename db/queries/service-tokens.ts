@@ -1,19 +1,8 @@
 import { desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import type { ServiceTokenView } from "../../lib/schemas/service-token-answer.schema";
 import type { ServiceTokenScope } from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import { serviceTokens } from "../schema";
-
-/** ServiceTokenView is a service token as operators see it: never its hash. Times in ms. */
-export interface ServiceTokenView {
-  id: number;
-  name: string;
-  prefix: string;
-  scopes: ServiceTokenScope[];
-  createdAt: number;
-  createdBy: string;
-  lastUsedAt: number | null;
-  revokedAt: number | null;
-}
 
 /** ActiveServiceTokenRow is what the policy snapshot needs of a token that is not revoked. */
 export interface ActiveServiceTokenRow {

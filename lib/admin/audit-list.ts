@@ -1,15 +1,11 @@
 import type { Tx } from "@/db/client";
-import { type AuditListEntry, countAudit, pageAudit } from "@/db/queries/audit";
+import { countAudit, pageAudit } from "@/db/queries/audit";
+import type { AuditAnswer } from "@/lib/schemas/audit-answer.schema";
 import type { AuditListQuery } from "@/lib/schemas/audit-list.schema";
-import { encodeCursor, type PageInfo } from "@/lib/schemas/list.schema";
-
-/** AuditPage is one page of the audit log, with its cursors and the total matched. */
-export interface AuditPage extends PageInfo {
-  entries: AuditListEntry[];
-}
+import { encodeCursor } from "@/lib/schemas/list.schema";
 
 /** listAuditPage answers one page of the audit log for a validated query. */
-export function listAuditPage(tx: Tx, query: AuditListQuery): AuditPage {
+export function listAuditPage(tx: Tx, query: AuditListQuery): AuditAnswer {
   const filter = {
     action: query.action,
     actor: query.actor,

@@ -5,28 +5,15 @@ import {
   listCustomerIds,
   pageCustomers,
 } from "@/db/queries/customer-list";
-import type { CustomerView } from "@/db/queries/customers";
 import type { Clock } from "@/lib/limiter";
+import type { CustomersAnswer } from "@/lib/schemas/customer-answer.schema";
 import type { CustomerListQuery } from "@/lib/schemas/customer-list.schema";
-import { encodeCursor, type PageInfo } from "@/lib/schemas/list.schema";
+import { encodeCursor } from "@/lib/schemas/list.schema";
+import type { DecisionCounts } from "@/lib/schemas/traffic-answer.schema";
 import type { LiveTraffic } from "@/lib/usage/live-traffic";
 
 /** TRAFFIC_SECONDS is the span of a customer's "recent traffic": the last 5 minutes. */
 export const TRAFFIC_SECONDS = 300;
-
-/** Traffic is a customer's allowed and denied decisions over the last TRAFFIC_SECONDS. */
-export interface Traffic {
-  allowed: number;
-  denied: number;
-}
-
-/** CustomerListItem is a customer as the list shows it: with its recent traffic. */
-export type CustomerListItem = CustomerView & { traffic: Traffic };
-
-/** CustomerPage is one page of the customers list, with its cursors and the total matched. */
-export interface CustomerPage extends PageInfo {
-  customers: CustomerListItem[];
-}
 
 /**
  * CustomerListContext is what listing needs: the database, the live traffic view (the whole
@@ -38,7 +25,7 @@ export interface CustomerListContext {
   clock: Clock;
 }
 
-const NO_TRAFFIC: Traffic = { allowed: 0, denied: 0 };
+const NO_TRAFFIC: DecisionCounts = { allowed: 0, denied: 0 };
 
 function cursorOf(key: readonly (string | number)[] | null): string | null {
   return key ? encodeCursor(key) : null;
@@ -52,7 +39,7 @@ function cursorOf(key: readonly (string | number)[] | null): string | null {
 export async function listCustomerPage(
   ctx: CustomerListContext,
   query: CustomerListQuery,
-): Promise<CustomerPage> {
+): Promise<CustomersAnswer> {
   const filter = { q: query.q, planId: query.plan, status: query.status };
   const now = ctx.clock.now();
   const total = countCustomers(ctx.db, filter);

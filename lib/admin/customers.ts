@@ -1,6 +1,5 @@
 import type { Tx } from "@/db/client";
 import {
-  type CustomerView,
   deleteCustomerRow,
   getCustomer,
   insertCustomer,
@@ -12,6 +11,12 @@ import {
 import { getPlan } from "@/db/queries/plans";
 import { generateApiKey } from "@/lib/policy/api-key";
 import type { CustomerCreate, CustomerUpdate, OverrideInput } from "@/lib/schemas/customer.schema";
+import type {
+  CustomerKeyAnswer,
+  CustomerView,
+  OverridesPromotedAnswer,
+  OverridesView,
+} from "@/lib/schemas/customer-answer.schema";
 import type { Operation, PolicyLimit } from "@/lib/vocabulary";
 import { change } from "./change";
 import type { AdminContext } from "./context";
@@ -25,15 +30,9 @@ const noPlan = {
   errors: { planId: ["No such plan"] },
 } as const;
 
-/** OverrideView is a customer's override for one operation. */
-export interface OverrideView {
-  limits: PolicyLimit[];
-  expiresAt: number | null;
-}
-
 /** overridesOf groups a customer's stored override rows by operation. */
-export function overridesOf(tx: Tx, customerId: number): Partial<Record<Operation, OverrideView>> {
-  const result: Partial<Record<Operation, OverrideView>> = {};
+export function overridesOf(tx: Tx, customerId: number): OverridesView {
+  const result: OverridesView = {};
   for (const row of listCustomerOverrides(tx, customerId)) {
     const entry = (result[row.operation] ??= { limits: [], expiresAt: row.expiresAt });
     entry.limits.push({ count: row.count, periodMs: row.periodMs, dryRun: row.dryRun });
@@ -46,7 +45,7 @@ export function createCustomer(
   rt: AdminContext,
   actor: string,
   input: CustomerCreate,
-): Outcome<{ customer: CustomerView; apiKey: string }> {
+): Outcome<CustomerKeyAnswer> {
   const key = generateApiKey();
   return change(rt, actor, (tx, now) => {
     if (!getPlan(tx, input.planId)) return noPlan;
@@ -90,11 +89,7 @@ export function updateCustomer(
 }
 
 /** rotateKey replaces a customer's API key: the old one stops working at once. */
-export function rotateKey(
-  rt: AdminContext,
-  actor: string,
-  id: number,
-): Outcome<{ customer: CustomerView; apiKey: string }> {
+export function rotateKey(rt: AdminContext, actor: string, id: number): Outcome<CustomerKeyAnswer> {
   const key = generateApiKey();
   return change(rt, actor, (tx, now) => {
     const before = getCustomer(tx, id);
@@ -137,7 +132,7 @@ export function setOverride(
   id: number,
   operation: Operation,
   input: OverrideInput,
-): Outcome<Partial<Record<Operation, OverrideView>>> {
+): Outcome<OverridesView> {
   const now = rt.clock.now();
   if (input.expiresAt !== null && input.expiresAt <= now) {
     return {
@@ -163,7 +158,7 @@ function changeOverride(
   limits: PolicyLimit[],
   expiresAt: number | null,
   action: "override.set" | "override.clear",
-): Outcome<Partial<Record<Operation, OverrideView>>> {
+): Outcome<OverridesView> {
   return change(rt, actor, (tx, now) => {
     if (!getCustomer(tx, id)) return notFound;
     const before = overridesOf(tx, id)[operation] ?? null;
@@ -192,7 +187,7 @@ export function promoteOverride(
   actor: string,
   id: number,
   operation: Operation,
-): Outcome<{ overrides: Partial<Record<Operation, OverrideView>>; promoted: number }> {
+): Outcome<OverridesPromotedAnswer> {
   return change(rt, actor, (tx) => {
     if (!getCustomer(tx, id)) return notFound;
     const before = overridesOf(tx, id)[operation] ?? null;

@@ -1,5 +1,6 @@
 import { getCustomer, listCustomerOverrides } from "@/db/queries/customers";
 import { dryRunKey, dryRunSinceOf, getPlan, listPlanDryRunSince } from "@/db/queries/plans";
+import type { DryRunAnswer } from "@/lib/schemas/dry-run-answer.schema";
 import { MAX_TRAFFIC_SECONDS } from "@/lib/schemas/query.schema";
 import { customerHistory, planHistory } from "@/lib/usage/dry-run-history";
 import {
@@ -10,7 +11,6 @@ import {
   type TriedLimitKey,
 } from "@/lib/usage/dry-run-judge";
 import {
-  type DryRunLimitReport,
   type DryRunScope,
   dryRunReport,
   edgeMinutesOf,
@@ -26,13 +26,6 @@ import type { Outcome } from "./plans";
 import { customerName, detailRange, minutesFrom, namesOf, type UsageContext } from "./usage";
 import type { Range } from "./usage-range";
 
-/** DryRunResponse is a dry-run report over a range. */
-export interface DryRunResponse {
-  fromMs: number;
-  toMs: number;
-  limits: DryRunLimitReport[];
-}
-
 /**
  * planDryRun reports what each of a plan's dry-run limits (those it has, and those tried in the
  * range since promoted or removed) would have refused over the range (default 24 h), each only
@@ -43,7 +36,7 @@ export async function planDryRun(
   live: LiveTraffic,
   planId: number,
   input: { from?: number; to?: number },
-): Promise<Outcome<DryRunResponse>> {
+): Promise<Outcome<DryRunAnswer>> {
   const range = detailRange(input, ctx.clock.now());
   if (!range.ok) return range;
   const plan = getPlan(ctx.db, planId);
@@ -82,7 +75,7 @@ export async function customerDryRun(
   live: LiveTraffic,
   customerId: number,
   input: { from?: number; to?: number },
-): Promise<Outcome<DryRunResponse>> {
+): Promise<Outcome<DryRunAnswer>> {
   const range = detailRange(input, ctx.clock.now());
   if (!range.ok) return range;
   const customer = getCustomer(ctx.db, customerId);

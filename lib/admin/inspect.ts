@@ -1,41 +1,14 @@
 import { limit as limitOf } from "@/lib/limiter";
 import { decide, type Verdict } from "@/lib/policy/decide";
-import type { Decision, DecisionSource } from "@/lib/policy/decision-store";
+import type { Decision } from "@/lib/policy/decision-store";
 import type { RequestInput } from "@/lib/policy/policy-limiter";
 import { type CustomerPolicy, limitsFor } from "@/lib/policy/snapshot";
-import { type LevelSample, replayBucket } from "@/lib/usage/bucket-history";
-import type { LiveScope, LiveTraffic } from "@/lib/usage/live-traffic";
-import type { LimitShape, Operation } from "@/lib/vocabulary";
+import type { BucketHistory, DecisionView, LevelSample } from "@/lib/schemas/inspect-answer.schema";
+import { replayBucket } from "@/lib/usage/bucket-history";
+import type { LiveTraffic } from "@/lib/usage/live-traffic";
+import type { Operation } from "@/lib/vocabulary";
 import { OPERATIONS } from "@/lib/vocabulary";
 import type { AdminContext } from "./context";
-
-/**
- * BucketView is one bucket as the inspector shows it; `fullInMs` (ms until it is full if nothing
- * is taken) lets the dashboard draw its refills between two peeks with the limiter's arithmetic.
- */
-export interface BucketView {
-  limit: LimitShape;
-  remaining: number;
-  capacity: number;
-  retryAfterMs: number;
-  allowed: boolean;
-  executionTime: number;
-  fullInMs: number;
-}
-
-/** DecisionView is one operation's decision (peeked or made), with its buckets. */
-export interface DecisionView {
-  source: "plan" | "override";
-  /** store is where it was decided (see DecisionSource): "stand-in" while Redis is unreachable. */
-  store: DecisionSource;
-  allowed: boolean;
-  tokensRequested: number;
-  tokensConsumed: number;
-  tokensRemaining: number | null;
-  retryAfterMs: number | null;
-  executionTime: number;
-  buckets: BucketView[];
-}
 
 function finite(value: number): number | null {
   return Number.isFinite(value) ? value : null;
@@ -95,18 +68,6 @@ export async function testRequest(
 ): Promise<{ verdict: Verdict; view: DecisionView }> {
   const verdict = await decide(ctx, customer, operation, cost);
   return { verdict, view: toView(customer, operation, verdict.now, verdict.decision) };
-}
-
-/**
- * BucketHistory is each bucket's level over [fromMs, toMs], per operation, in the order of the
- * inspection's buckets, replayed from the live view's seconds of decisions (the whole fleet's
- * with Redis: `scope`) under the limits in force at `toMs`, and ending at the peeked level.
- */
-export interface BucketHistory {
-  fromMs: number;
-  toMs: number;
-  scope: LiveScope;
-  operations: Record<Operation, LevelSample[][]>;
 }
 
 /**

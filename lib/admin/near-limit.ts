@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { activeOverride, limitsFor, type PolicySnapshot } from "@/lib/policy/snapshot";
+import type { NearLimitAnswer, PeakNearLimit } from "@/lib/schemas/near-limit-answer.schema";
 import { MAX_TRAFFIC_SECONDS } from "@/lib/schemas/query.schema";
 import type { nearLimitQuerySchema } from "@/lib/schemas/usage.schema";
 import { takesOf } from "@/lib/usage/bucket-history";
@@ -7,9 +8,7 @@ import type { LiveScope, LiveTraffic } from "@/lib/usage/live-traffic";
 import {
   type CustomerLimits,
   measuredAt,
-  type NearLimit,
   nearLimits,
-  type PeakNearLimit,
   peaksOf,
   withRefusals,
 } from "@/lib/usage/near-limit";
@@ -17,30 +16,6 @@ import { SECOND_MS } from "@/lib/usage/time";
 import { type LimitShape, OPERATIONS, type Operation } from "@/lib/vocabulary";
 import type { Outcome } from "./plans";
 import { customerName, detailRange, minutesFrom, namesOf, type UsageContext } from "./usage";
-
-/** NearLimitView is a near-limit finding with the customer's name and current plan. */
-export type NearLimitView = NearLimit & {
-  name: string;
-  planId: number | null;
-  planSlug: string | null;
-};
-
-/** NearLimitResult is the near-limit answer over a range (see nearLimitCustomers). */
-export interface NearLimitResult {
-  fromMs: number;
-  toMs: number;
-  minShare: number;
-  /** resolutionMs is the rollups' step the range is measured in: a minute, or an hour. */
-  resolutionMs: number;
-  /**
-   * perSecondFromMs is where limits shorter than `resolutionMs` begin to be measured per second
-   * (the live view keeps the last 5 minutes), or null when the range has no second of it.
-   */
-  perSecondFromMs: number | null;
-  /** perSecondScope: the live view's seconds were the fleet's (Redis), or this instance's. */
-  perSecondScope: LiveScope | null;
-  customers: NearLimitView[];
-}
 
 /** MAX_PER_SECOND_CUSTOMERS bounds the customers whose seconds one answer reads, busiest first. */
 const MAX_PER_SECOND_CUSTOMERS = 200;
@@ -94,7 +69,7 @@ export async function nearLimitCustomers(
   ctx: UsageContext,
   live: LiveTraffic,
   input: z.infer<typeof nearLimitQuerySchema>,
-): Promise<Outcome<NearLimitResult>> {
+): Promise<Outcome<NearLimitAnswer>> {
   const rollups = nearLimitsFromRollups(ctx, input);
   if (!rollups.ok) return rollups;
   const { fromMs, toMs, now, minShare, limitsOf, found } = rollups.value;

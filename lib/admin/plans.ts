@@ -4,13 +4,13 @@ import {
   getPlan,
   getPlanBySlug,
   insertPlan,
-  type PlanWithLimits,
   promotePlanDryRun,
   replacePlanLimits,
   updatePlanRow,
 } from "@/db/queries/plans";
 import { countOf } from "@/lib/format";
 import type { PlanCreate, PlanUpdate } from "@/lib/schemas/plan.schema";
+import type { PlanPromotedAnswer, PlanView } from "@/lib/schemas/plan-answer.schema";
 import type { FieldErrors } from "@/lib/schemas/problem.schema";
 import type { Operation } from "@/lib/vocabulary";
 import { change } from "./change";
@@ -31,11 +31,7 @@ const slugTaken = {
 const planNotFound = { ok: false, status: 404, title: "Plan not found" } as const;
 
 /** createPlan stores a plan and its limits, audits it, and rebuilds the policy. */
-export function createPlan(
-  rt: AdminContext,
-  actor: string,
-  input: PlanCreate,
-): Outcome<PlanWithLimits> {
+export function createPlan(rt: AdminContext, actor: string, input: PlanCreate): Outcome<PlanView> {
   return change(rt, actor, (tx, now) => {
     if (getPlanBySlug(tx, input.slug)) return slugTaken;
     const plan = insertPlan(tx, input, now);
@@ -50,7 +46,7 @@ export function updatePlan(
   actor: string,
   id: number,
   input: PlanUpdate,
-): Outcome<PlanWithLimits> {
+): Outcome<PlanView> {
   return change(rt, actor, (tx, now) => {
     const before = getPlan(tx, id);
     if (!before) return planNotFound;
@@ -58,7 +54,7 @@ export function updatePlan(
     const { limits, ...fields } = input;
     updatePlanRow(tx, id, fields, now);
     if (limits) replacePlanLimits(tx, id, limits, now);
-    const after = getPlan(tx, id) as PlanWithLimits;
+    const after = getPlan(tx, id) as PlanView;
     const entry = { action: "plan.update", entityType: "plan", entityId: id } as const;
     return { ok: true, value: after, audit: { ...entry, before, after } };
   });
@@ -74,7 +70,7 @@ export function promoteDryRun(
   actor: string,
   id: number,
   operation?: Operation,
-): Outcome<{ plan: PlanWithLimits; promoted: number }> {
+): Outcome<PlanPromotedAnswer> {
   return change(rt, actor, (tx) => {
     const before = getPlan(tx, id);
     if (!before) return planNotFound;
@@ -86,7 +82,7 @@ export function promoteDryRun(
         title: `The plan has no dry-run ${operation ? `${operation} ` : ""}limits to promote`,
       };
     }
-    const after = getPlan(tx, id) as PlanWithLimits;
+    const after = getPlan(tx, id) as PlanView;
     const entry = { action: "plan.promote-dry-run", entityType: "plan", entityId: id } as const;
     return { ok: true, value: { plan: after, promoted }, audit: { ...entry, before, after } };
   });

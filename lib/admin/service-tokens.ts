@@ -4,10 +4,14 @@ import {
   listServiceTokens,
   markServiceTokenRevoked,
   recordServiceTokenUse,
-  type ServiceTokenView,
 } from "@/db/queries/service-tokens";
 import { generateServiceToken } from "@/lib/auth/service-token";
 import type { ServiceTokenCreate } from "@/lib/schemas/service-token.schema";
+import type {
+  CreatedServiceTokenAnswer,
+  ServiceTokensAnswer,
+  ServiceTokenView,
+} from "@/lib/schemas/service-token-answer.schema";
 import { change } from "./change";
 import type { AdminContext } from "./context";
 import type { Outcome } from "./plans";
@@ -22,25 +26,12 @@ function withLastUse(rt: AdminContext, token: ServiceTokenView): ServiceTokenVie
   return { ...token, lastUsedAt: seen };
 }
 
-/** ListedServiceToken is a token as the list shows it: with the calls refused for it in the last hour. */
-export interface ListedServiceToken extends ServiceTokenView {
-  /** refusedLastHour counts its decision calls refused (revoked: 401; lacking a scope: 403). */
-  refusedLastHour: number;
-}
-
-/** ServiceTokenList is GET /api/admin/service-tokens: the tokens, and the refused calls no token can be named for. */
-export interface ServiceTokenList {
-  serviceTokens: ListedServiceToken[];
-  /** unknownRefusedLastHour counts the decision calls of the last hour with an unknown or no token. */
-  unknownRefusedLastHour: number;
-}
-
 /**
  * serviceTokensOf lists every service token, newest first, with its latest known use and the
  * decision calls refused for it in the last hour (on the runtime's clock; this instance's
  * count), and the refused calls with a token that names none.
  */
-export function serviceTokensOf(rt: AdminContext): ServiceTokenList {
+export function serviceTokensOf(rt: AdminContext): ServiceTokensAnswer {
   const refused = rt.serviceTokenRefusals.lastHour(rt.clock.now());
   return {
     serviceTokens: listServiceTokens(rt.db).map((token) => ({
@@ -59,7 +50,7 @@ export function createServiceToken(
   rt: AdminContext,
   actor: string,
   input: ServiceTokenCreate,
-): Outcome<{ serviceToken: ServiceTokenView; token: string }> {
+): Outcome<CreatedServiceTokenAnswer> {
   const secret = generateServiceToken();
   return change(rt, actor, (tx, now) => {
     const id = insertServiceToken(

@@ -1,29 +1,32 @@
 import type { z } from "zod";
 import type { Db } from "@/db/client";
-import { type CustomerView, listCustomers } from "@/db/queries/customers";
+import { listCustomers } from "@/db/queries/customers";
 import { countCustomersByPlan, listPlans } from "@/db/queries/plans";
 import { countOf } from "@/lib/format";
 import type { Clock } from "@/lib/limiter";
 import type { PolicyStore } from "@/lib/policy/policy-store";
+import type { CustomerView } from "@/lib/schemas/customer-answer.schema";
 import type {
   topCustomersQuerySchema,
   UsageFiltersInput,
   UsageQueryInput,
 } from "@/lib/schemas/usage.schema";
-import {
-  type CustomerUsage,
-  customerUsage,
-  type PlanUsage,
-  planUsage,
-  topCustomers,
-} from "@/lib/usage/rankings";
+import type {
+  CustomerUsage,
+  NamedCustomerUsage,
+  PlansUsageAnswer,
+  PlanUsage,
+  PlanUsageView,
+  TopCustomersAnswer,
+  UsageAnswer,
+} from "@/lib/schemas/usage-answer.schema";
+import { customerUsage, planUsage, topCustomers } from "@/lib/usage/rankings";
 import { DAY_MS } from "@/lib/usage/time";
 import {
   finestGranularity,
   MAX_POINTS,
   pointsIn,
   STEP_MS,
-  type UsageReport,
   usageReport,
 } from "@/lib/usage/usage-report";
 import type { UsageSettings } from "@/lib/usage/usage-settings";
@@ -63,19 +66,12 @@ function invalid(field: string, message: string): Outcome<never> {
   return { ok: false, status: 400, title: "Invalid request", errors: { [field]: [message] } };
 }
 
-/** UsageResponse is GET /api/admin/usage's answer. */
-export interface UsageResponse extends UsageReport {
-  now: number;
-  /** flushIntervalMs: the latest counts reach the rollups within about this long. */
-  flushIntervalMs: number;
-}
-
 /**
  * usageSeries answers a usage query: series and totals over the range (default the last 24 h),
  * at the granularity asked, or the finest that fits MAX_POINTS points (minutes only while minute
  * rows are kept). An explicit granularity that does not fit is refused, never truncated.
  */
-export function usageSeries(ctx: UsageContext, input: UsageQueryInput): Outcome<UsageResponse> {
+export function usageSeries(ctx: UsageContext, input: UsageQueryInput): Outcome<UsageAnswer> {
   const now = ctx.clock.now();
   const range = resolveRange(input, now, DEFAULT_SPAN_MS, MAX_SPAN_MS);
   if (!range.ok) return range;
@@ -118,14 +114,6 @@ export function usageSeries(ctx: UsageContext, input: UsageQueryInput): Outcome<
   };
 }
 
-/** NamedCustomerUsage is a customer's usage with its name and current plan. */
-export type NamedCustomerUsage = CustomerUsage & {
-  name: string;
-  planId: number | null;
-  planSlug: string | null;
-  planName: string | null;
-};
-
 /** namesOf maps every customer's id to its view (name, current plan). */
 export function namesOf(db: Db): Map<number, CustomerView> {
   return new Map(listCustomers(db).map((c) => [c.id, c]));
@@ -152,19 +140,11 @@ function named(
   });
 }
 
-/** TopCustomersResponse lists the customers refused most and those using most, over a range. */
-export interface TopCustomersResponse {
-  fromMs: number;
-  toMs: number;
-  byDenials: NamedCustomerUsage[];
-  byUsage: NamedCustomerUsage[];
-}
-
 /** topCustomerUsage ranks customers by denials and by usage over the range (default 24 h). */
 export function topCustomerUsage(
   ctx: UsageContext,
   input: z.infer<typeof topCustomersQuerySchema>,
-): Outcome<TopCustomersResponse> {
+): Outcome<TopCustomersAnswer> {
   const range = resolveRange(input, ctx.clock.now(), DEFAULT_SPAN_MS, MAX_SPAN_MS);
   if (!range.ok) return range;
   const rows = customerUsage(ctx.db, { ...input, ...range.value }, minutesFrom(ctx));
@@ -180,22 +160,11 @@ export function topCustomerUsage(
   };
 }
 
-/** PlanUsageView is a plan's aggregates over a range, with its name and current customers. */
-export interface PlanUsageView extends PlanUsage {
-  slug: string | null;
-  name: string;
-  /** customers is how many customers the plan has now. */
-  customers: number;
-}
-
 /**
  * plansUsage aggregates each plan's traffic over the range (default 24 h): every plan there is,
  * and any since deleted that still has traffic in the range.
  */
-export function plansUsage(
-  ctx: UsageContext,
-  input: UsageFiltersInput,
-): Outcome<{ fromMs: number; toMs: number; plans: PlanUsageView[] }> {
+export function plansUsage(ctx: UsageContext, input: UsageFiltersInput): Outcome<PlansUsageAnswer> {
   const range = resolveRange(input, ctx.clock.now(), DEFAULT_SPAN_MS, MAX_SPAN_MS);
   if (!range.ok) return range;
   const usage = new Map(

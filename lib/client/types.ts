@@ -1,9 +1,3 @@
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { DryRunResponse } from "@/lib/admin/dry-run";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { NearLimitResult, NearLimitView } from "@/lib/admin/near-limit";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type * as AdminUsage from "@/lib/admin/usage";
 import type { AuditAnswer, AuditEntry } from "@/lib/schemas/audit-answer.schema";
 import type {
   CustomerAnswer,
@@ -12,31 +6,43 @@ import type {
   CustomersAnswer,
   CustomerView,
   OverrideView,
+  ResetAnswer,
 } from "@/lib/schemas/customer-answer.schema";
+import type {
+  DryRunAnswer,
+  DryRunLimitReport,
+  DryRunState,
+} from "@/lib/schemas/dry-run-answer.schema";
+import type { HealthAnswer } from "@/lib/schemas/health-answer.schema";
 import type {
   BucketHistory,
   DecisionReason,
   DecisionView,
   InspectAnswer,
-  StoreStatus,
   TestRequestAnswer,
 } from "@/lib/schemas/inspect-answer.schema";
+import type { NearLimitAnswer, NearLimitView } from "@/lib/schemas/near-limit-answer.schema";
 import type {
   PlanAnswer,
   PlanListItem,
+  PlanPromotedAnswer,
   PlansAnswer,
   PlanView as PlanWithLimits,
 } from "@/lib/schemas/plan-answer.schema";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { DryRunLimitReport } from "@/lib/usage/dry-run-report";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { TrafficPoint } from "@/lib/usage/traffic-log";
-// biome-ignore lint/style/noRestrictedImports: type-only, erased at build: the shapes are the server's own
-import type { UsagePoint, UsageSeries } from "@/lib/usage/usage-report";
+import type { TrafficAnswer, TrafficPoint } from "@/lib/schemas/traffic-answer.schema";
+import type {
+  NamedCustomerUsage,
+  PlansUsageAnswer,
+  PlanUsageView,
+  TopCustomersAnswer,
+  UsageAnswer,
+  UsagePoint,
+  UsageSeries,
+} from "@/lib/schemas/usage-answer.schema";
 
 // The admin API's response shapes, as the dashboard types them: from the answer schemas in
-// lib/schemas where an answer has one (the server builds those answers through the same schemas),
-// else type-only imports of the server's own types (erased: no server code reaches the bundle).
+// lib/schemas, which the server builds its answers by (and the answer tests parse real answers
+// against, strictly). Nothing here imports a server module.
 
 export type {
   AuditEntry,
@@ -46,62 +52,49 @@ export type {
   DecisionReason,
   DecisionView,
   DryRunLimitReport,
-  DryRunResponse,
+  DryRunState,
+  NamedCustomerUsage,
   NearLimitView,
   OverrideView,
   PlanListItem,
+  PlanUsageView,
   PlanWithLimits,
-  StoreStatus,
   TrafficPoint,
   UsagePoint,
   UsageSeries,
 };
 
-/** DryRunState is what a tried limit is now (see DRY_RUN_STATES for its words). */
-export type DryRunState = DryRunLimitReport["state"];
-/** NamedCustomerUsage is a customer's usage over a range, with its name and current plan. */
-export type NamedCustomerUsage = AdminUsage.NamedCustomerUsage;
-/** PlanUsageView is a plan's aggregates over a range. */
-export type PlanUsageView = AdminUsage.PlanUsageView;
-/** TopCustomersResponse is GET /api/admin/usage/top's answer. */
-export type TopCustomersResponse = AdminUsage.TopCustomersResponse;
-/** UsageResponse is GET /api/admin/usage's answer. */
-export type UsageResponse = AdminUsage.UsageResponse;
-
 /** PlansResponse is GET /api/admin/plans's answer. */
 export type PlansResponse = PlansAnswer;
 /** PlanResponse is one plan's answer (GET, POST, PATCH). */
 export type PlanResponse = PlanAnswer;
+/** PromoteResponse is what promoting a plan's dry-run limits answers. */
+export type PromoteResponse = PlanPromotedAnswer;
 /** CustomersResponse is one page of the customers list. */
 export type CustomersResponse = CustomersAnswer;
 /** CustomerResponse is GET /api/admin/customers/:id's answer. */
 export type CustomerResponse = CustomerAnswer;
 /** CreatedCustomerResponse is what creating a customer or rotating its key answers. */
 export type CreatedCustomerResponse = CustomerKeyAnswer;
+/** ResetResponse is what resetting a customer's buckets answers. */
+export type ResetResponse = ResetAnswer;
 /** InspectResponse is GET /api/admin/customers/:id/inspect's answer (`history` when asked). */
 export type InspectResponse = InspectAnswer;
 /** TestRequestResponse is what a protected request would have been answered, and why. */
 export type TestRequestResponse = TestRequestAnswer;
+/** DryRunResponse is a plan's or a customer's dry-run report. */
+export type DryRunResponse = DryRunAnswer;
 /** AuditResponse is one page of the audit log. */
 export type AuditResponse = AuditAnswer;
-export interface TrafficResponse {
-  now: number;
-  seconds: number;
-  /** scope: the whole fleet's decisions (Redis), or this instance's alone. */
-  scope: "fleet" | "instance";
-  points: TrafficPoint[];
-  totals: { customerId: number; name: string; allowed: number; denied: number }[];
-}
+/** TrafficResponse is GET /api/admin/traffic's answer. */
+export type TrafficResponse = TrafficAnswer;
+/** UsageResponse is GET /api/admin/usage's answer. */
+export type UsageResponse = UsageAnswer;
+/** TopCustomersResponse is GET /api/admin/usage/top's answer. */
+export type TopCustomersResponse = TopCustomersAnswer;
 /** PlansUsageResponse is GET /api/admin/usage/plans's answer. */
-export interface PlansUsageResponse {
-  fromMs: number;
-  toMs: number;
-  plans: PlanUsageView[];
-}
+export type PlansUsageResponse = PlansUsageAnswer;
+/** HealthResponse is GET /api/health's answer: the instance and its bucket store. */
+export type HealthResponse = HealthAnswer;
 /** NearLimitResponse is GET /api/admin/usage/near-limit's answer. */
-export type NearLimitResponse = NearLimitResult;
-/** PromoteResponse is what promoting a plan's dry-run limits answers. */
-export interface PromoteResponse {
-  plan: PlanWithLimits;
-  promoted: number;
-}
+export type NearLimitResponse = NearLimitAnswer;

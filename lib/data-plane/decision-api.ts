@@ -23,13 +23,9 @@ import {
   decisionBatchSchema,
   decisionRequestSchema,
 } from "@/lib/schemas/decision.schema";
+import type { DecisionAnswer } from "@/lib/schemas/decision-answer.schema";
 import { fieldErrorsOf } from "@/lib/schemas/problem.schema";
-import {
-  type DecisionResult,
-  decisionResultJson,
-  resultOfIdentity,
-  resultOfVerdict,
-} from "./decision-result";
+import { decisionResultJson, resultOfIdentity, resultOfVerdict } from "./decision-result";
 import { authenticateService, missingScope } from "./service-auth";
 
 /** DECISION_BODY_LIMIT is the largest body of one decision: 64 KiB. */
@@ -136,7 +132,7 @@ function decideOne(
   rt: DecisionRuntime,
   identity: Identity,
   request: DecisionRequest,
-): DecisionResult | Promise<DecisionResult> {
+): DecisionAnswer | Promise<DecisionAnswer> {
   const { operation, cost, peek } = request;
   if (!identity.ok) {
     const by = request.key === undefined ? "id" : "key";
@@ -146,11 +142,11 @@ function decideOne(
   return verdict instanceof Promise ? verdict.then(resultOfVerdict) : resultOfVerdict(verdict);
 }
 
-function singleAnswer(result: DecisionResult): HttpAnswer {
+function singleAnswer(result: DecisionAnswer): HttpAnswer {
   return jsonAnswer(200, decisionResultJson(result));
 }
 
-function batchAnswer(results: DecisionResult[]): HttpAnswer {
+function batchAnswer(results: DecisionAnswer[]): HttpAnswer {
   return jsonAnswer(200, `{"results":[${results.map(decisionResultJson).join(",")}]}`);
 }
 
@@ -198,7 +194,7 @@ export function answerBody(
   });
   return pending
     ? Promise.all(results).then(batchAnswer)
-    : batchAnswer(results as DecisionResult[]);
+    : batchAnswer(results as DecisionAnswer[]);
 }
 
 /** BodyRead is a request body read as text, or the reason it was not. */

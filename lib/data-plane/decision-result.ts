@@ -1,45 +1,18 @@
 import type { Limit } from "@/lib/limiter";
-import { type DecisionReason, statusOf, type Verdict } from "@/lib/policy/decide";
+import { statusOf, type Verdict } from "@/lib/policy/decide";
 import { bindingBucket, policyName, refillMs } from "@/lib/policy/headers";
 import { identityRefusal, refusalOf } from "@/lib/policy/refusal";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
-import type { Refusal } from "@/lib/schemas/problem.schema";
+import type {
+  CustomerSummary,
+  DecisionAnswer,
+  DecisionLimit,
+} from "@/lib/schemas/decision-answer.schema";
 import type { Operation } from "@/lib/vocabulary";
-
-/** CustomerSummary is the customer a decision was made for, as the decision API names it. */
-export interface CustomerSummary {
-  id: number;
-  name: string;
-  plan: { id: number; slug: string; name: string };
-}
-
-/**
- * DecisionResult is one answer of the decision API (see docs/decision-api.md): the outcome,
- * the binding limit, and the exact fields and problem body the caller should send its client.
- * Times are whole milliseconds, rounded up so a caller who waits them is never early.
- */
-export interface DecisionResult {
-  allowed: boolean;
-  reason: DecisionReason;
-  /** status is the HTTP status the caller should answer its own client (statusOf(reason)). */
-  status: number;
-  customer: CustomerSummary | null;
-  operation: Operation;
-  cost: number;
-  /** remaining is the binding bucket's tokens left (null: no limits, or no customer). */
-  remaining: number | null;
-  limit: { policy: string; count: number; periodMs: number } | null;
-  /** resetAfterMs is the time until the binding bucket is full again. */
-  resetAfterMs: number | null;
-  /** retryAfterMs is 0 when allowed, null when waiting cannot help (cost_exceeds_limit, no customer). */
-  retryAfterMs: number | null;
-  headers: Record<string, string>;
-  problem: Refusal["body"] | null;
-}
 
 // Summaries of snapshot objects (immutable, replaced whole on a policy change) are made once.
 const summaries = new WeakMap<CustomerPolicy, CustomerSummary>();
-const limits: Record<Operation, WeakMap<Limit, NonNullable<DecisionResult["limit"]>>> = {
+const limits: Record<Operation, WeakMap<Limit, DecisionLimit>> = {
   read: new WeakMap(),
   write: new WeakMap(),
 };
@@ -57,7 +30,7 @@ function summary(customer: CustomerPolicy): CustomerSummary {
   return made;
 }
 
-function limitOf(operation: Operation, limit: Limit): NonNullable<DecisionResult["limit"]> {
+function limitOf(operation: Operation, limit: Limit): DecisionLimit {
   let made = limits[operation].get(limit);
   if (!made) {
     made = { policy: policyName(operation, limit), count: limit.count, periodMs: limit.periodMs };
@@ -71,7 +44,7 @@ function wholeMs(ms: number): number | null {
 }
 
 /** resultOfVerdict describes a decision made (or peeked) through `decide`. */
-export function resultOfVerdict(verdict: Verdict): DecisionResult {
+export function resultOfVerdict(verdict: Verdict): DecisionAnswer {
   const { details } = verdict.decision;
   const binding = bindingBucket(details);
   const refusal = refusalOf(verdict);
@@ -102,7 +75,7 @@ export function resultOfIdentity(
   operation: Operation,
   cost: number,
   by: "key" | "id" = "key",
-): DecisionResult {
+): DecisionAnswer {
   const refusal = identityRefusal(reason, by);
   return {
     allowed: false,
@@ -158,11 +131,11 @@ function jsonOnce<T extends object>(cache: WeakMap<T, string>, value: T): string
 }
 
 /**
- * decisionResultJson writes a DecisionResult as JSON, exactly as JSON.stringify would (the tests
+ * decisionResultJson writes a DecisionAnswer as JSON, exactly as JSON.stringify would (the tests
  * hold it to that), but several times faster: a batch answers a thousand of them, and the parts
  * that repeat (the customer, the policy) are written once.
  */
-export function decisionResultJson(r: DecisionResult): string {
+export function decisionResultJson(r: DecisionAnswer): string {
   const limit = r.limit === null ? "null" : jsonOnce(limitJson, r.limit);
   const problem = r.problem === null ? "null" : JSON.stringify(r.problem);
   return (

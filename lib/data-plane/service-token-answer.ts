@@ -1,7 +1,7 @@
 import { SERVICE_TOKEN_SHOWN } from "@/lib/auth/service-token";
 import { type HttpAnswer, jsonAnswer, problemAnswer, refusalAnswer } from "@/lib/http/answer";
 import { bearerToken } from "@/lib/policy/api-key";
-import { serviceTokenAnswerSchema } from "@/lib/schemas/service-token.schema";
+import type { ServiceTokenAnswer } from "@/lib/schemas/decision-answer.schema";
 import { SERVICE_TOKEN_SCOPES } from "@/lib/vocabulary";
 import type { DecisionRuntime } from "./decision-api";
 import { authenticateService } from "./service-auth";
@@ -32,13 +32,13 @@ export function answerServiceToken(
   );
   if (!auth.ok) return refusalAnswer(auth.refusal);
   const { id, name, scopes } = auth.token;
-  const answer = serviceTokenAnswerSchema.parse({
+  const answer: ServiceTokenAnswer = {
     serviceToken: {
       id,
       name,
       prefix: (bearerToken(authorization ?? null) ?? "").slice(0, SERVICE_TOKEN_SHOWN),
       scopes: SERVICE_TOKEN_SCOPES.filter((scope) => scopes.has(scope)),
     },
-  });
+  };
   return jsonAnswer(200, JSON.stringify(answer));
 }

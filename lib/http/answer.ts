@@ -1,4 +1,9 @@
-import { type FieldErrors, problemDocument, type Refusal } from "@/lib/schemas/problem.schema";
+import {
+  type FieldErrors,
+  type ProblemMembers,
+  problemDocument,
+  type Refusal,
+} from "@/lib/schemas/problem.schema";
 
 /** PROBLEM_CONTENT_TYPE is the media type of an RFC 9457 problem document. */
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
@@ -16,11 +21,7 @@ export interface HttpAnswer {
 }
 
 /** problemBody is the JSON text of an RFC 9457 problem document: type, title, status, extras. */
-export function problemBody(
-  status: number,
-  title: string,
-  extra: Record<string, unknown> = {},
-): string {
+export function problemBody(status: number, title: string, extra: ProblemMembers = {}): string {
   return JSON.stringify(problemDocument(status, title, extra));
 }
 
@@ -33,7 +34,7 @@ export function jsonAnswer(status: number, json: string): HttpAnswer {
 export function problemAnswer(
   status: number,
   title: string,
-  extra: Record<string, unknown> = {},
+  extra: ProblemMembers = {},
   headers: Record<string, string> = {},
 ): HttpAnswer {
   return {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { FieldErrors, Refusal } from "@/lib/schemas/problem.schema";
+import type { FieldErrors, ProblemMembers, Refusal } from "@/lib/schemas/problem.schema";
 import { type HttpAnswer, invalidAnswer, problemAnswer, refusalAnswer } from "./answer";
 
 /** toResponse turns an answer into the Fetch API's Response, as Next's route handlers return it. */
@@ -29,7 +29,7 @@ export function answer<S extends z.ZodType>(
 export function problem(
   status: number,
   title: string,
-  extra: Record<string, unknown> = {},
+  extra: ProblemMembers = {},
   headers: Record<string, string> = {},
 ): Response {
   return toResponse(problemAnswer(status, title, extra, headers));

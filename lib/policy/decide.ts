@@ -3,25 +3,12 @@ import type { Metrics } from "@/lib/metrics";
 import { COST_RULE, isCost } from "@/lib/schemas/cost.schema";
 import type { TrafficLog } from "@/lib/usage/traffic-log";
 import type { UsageRecorder } from "@/lib/usage/usage-counter";
-import type { Operation } from "@/lib/vocabulary";
+import type { DecisionReason, Operation } from "@/lib/vocabulary";
 import { hashApiKey } from "./api-key";
 import type { Decision, DecisionStore } from "./decision-store";
 import { rateLimitHeaders } from "./headers";
 import type { RequestInput } from "./policy-limiter";
 import type { CustomerPolicy, PolicySnapshot } from "./snapshot";
-
-/**
- * DecisionReason says why a request was admitted or refused. It is the one vocabulary of
- * outcomes: the protected routes, the dashboard's test request (and any other caller) map it to
- * the same HTTP statuses with `statusOf`.
- */
-export type DecisionReason =
-  | "ok"
-  | "rate_limited"
-  | "unknown_key"
-  | "suspended"
-  | "cost_exceeds_limit"
-  | "store_unavailable";
 
 /**
  * DecisionContext is what deciding needs of the process: the store, the clock and the counters

@@ -1,16 +1,8 @@
 import type { DebugDetails, Limit, Limiter } from "@/lib/limiter";
-import { OPERATIONS } from "@/lib/vocabulary";
+import type { StoreStatus } from "@/lib/schemas/health-answer.schema";
+import { type DecisionSource, OPERATIONS } from "@/lib/vocabulary";
 import type { RequestInput } from "./policy-limiter";
 import { activeOverride, bucketKey, dryRunLimitsFor } from "./snapshot";
-
-/**
- * DecisionSource says where a decision was made: the in-memory limiter (the embedded default),
- * Redis (shared by every instance), a refusal Redis made earlier that this instance remembers
- * until its retry-after ("redis-cache", see DenyCache), this instance's in-memory stand-in
- * while Redis is unreachable and the operation fails open, or nowhere: Redis is unreachable
- * and the operation fails closed.
- */
-export type DecisionSource = "memory" | "redis" | "redis-cache" | "stand-in" | "unavailable";
 
 /**
  * DryRunOutcome is what the customer's dry-run limits made of an admitted decision, evaluated as
@@ -33,20 +25,6 @@ export interface Decision {
   details: DebugDetails;
   source: DecisionSource;
   dryRun?: DryRunOutcome;
-}
-
-/**
- * RedisHealth is where an instance stands with Redis: `connecting` until Redis first answers
- * (and no call to it failed meanwhile), `up` while it answers, `down` from a failed call (a
- * decision, a background call, the connection itself) until a probe's PING is answered.
- */
-export type RedisHealth = "connecting" | "up" | "down";
-
-/** StoreStatus describes the bucket store for health checks and the dashboard. */
-export interface StoreStatus {
-  store: "memory" | "redis";
-  /** redis is where the instance stands with Redis (see RedisHealth); absent in memory. */
-  redis?: RedisHealth;
 }
 
 /**

@@ -4,6 +4,7 @@ import { sleepWithTimer } from "@/lib/limiter/clock";
 import { DecisionBatcher, type RedisClient, RedisLimiter } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
 import type { Metrics } from "@/lib/metrics";
+import type { StoreStatus } from "@/lib/schemas/health-answer.schema";
 import { OPERATIONS, type Operation } from "@/lib/vocabulary";
 import {
   type Decision,
@@ -13,7 +14,6 @@ import {
   evaluateDryRun,
   forgetCustomer,
   hasDryRun,
-  type StoreStatus,
   unavailable,
 } from "./decision-store";
 import type { DenyCache } from "./deny-cache";

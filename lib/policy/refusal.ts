@@ -1,7 +1,8 @@
 import { countOf } from "@/lib/format";
-import { problemDocument, type Refusal } from "@/lib/schemas/problem.schema";
+import { type ProblemMembers, problemDocument, type Refusal } from "@/lib/schemas/problem.schema";
+import type { DecisionReason } from "@/lib/vocabulary";
 import type { AuthorizationProblem } from "./api-key";
-import type { DecisionReason, Verdict } from "./decide";
+import type { Verdict } from "./decide";
 import { policyName } from "./headers";
 
 /**
@@ -17,7 +18,7 @@ export const BEARER_CHALLENGE = { "WWW-Authenticate": 'Bearer realm="ratekeeper"
 function refusal(
   status: number,
   title: string,
-  extra: Record<string, unknown> = {},
+  extra: ProblemMembers = {},
   headers: Record<string, string> = {},
 ): Refusal {
   return { status, body: problemDocument(status, title, extra), headers };

@@ -26,12 +26,13 @@ export const auditEntrySchema = z
   })
   .strict();
 
+/** AuditEntry is one audit log entry as answered. */
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
 /** auditAnswerSchema is GET /api/admin/audit's answer: one page, newest first, its cursors and total. */
 export const auditAnswerSchema = pageInfoSchema
   .extend({ entries: z.array(auditEntrySchema) })
   .strict();
 
-/** AuditEntry is one audit log entry as answered. */
-export type AuditEntry = z.infer<typeof auditEntrySchema>;
 /** AuditAnswer is one page of the audit log. */
 export type AuditAnswer = z.infer<typeof auditAnswerSchema>;

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { CUSTOMER_STATUSES, OPERATIONS } from "@/lib/vocabulary";
+import { limitShapeSchema } from "./limit-answer.schema";
 import { pageInfoSchema } from "./list.schema";
+import { decisionCountsSchema } from "./traffic-answer.schema";
 
 /**
  * customerViewSchema is a customer as operators see it: never its key hash, with its plan's slug
@@ -20,13 +22,12 @@ export const customerViewSchema = z
   })
   .strict();
 
+/** CustomerView is a customer as answered. */
+export type CustomerView = z.infer<typeof customerViewSchema>;
+
 /** overrideLimitViewSchema is one limit of an override: count tokens per periodMs, maybe dry-run. */
-export const overrideLimitViewSchema = z
-  .object({
-    count: z.number().int().positive(),
-    periodMs: z.number().int().positive(),
-    dryRun: z.boolean().optional(),
-  })
+export const overrideLimitViewSchema = limitShapeSchema
+  .extend({ dryRun: z.boolean().optional() })
   .strict();
 
 /** overrideViewSchema is a customer's override for one operation, until `expiresAt` (ms) or null. */
@@ -37,28 +38,41 @@ export const overrideViewSchema = z
   })
   .strict();
 
+/** OverrideView is one operation's override as answered. */
+export type OverrideView = z.infer<typeof overrideViewSchema>;
+
 /** overridesViewSchema is a customer's overrides by operation; an operation without one is absent. */
 export const overridesViewSchema = z.partialRecord(z.enum(OPERATIONS), overrideViewSchema);
 
-/** trafficSchema counts a customer's decisions over the list's recent window. */
-export const trafficSchema = z
-  .object({ allowed: z.number().int().nonnegative(), denied: z.number().int().nonnegative() })
+/** OverridesView is a customer's overrides by operation, as answered. */
+export type OverridesView = z.infer<typeof overridesViewSchema>;
+
+/**
+ * customerListItemSchema is a customer as the list shows it: with its recent traffic (its
+ * decisions over the list's recent window).
+ */
+export const customerListItemSchema = customerViewSchema
+  .extend({ traffic: decisionCountsSchema })
   .strict();
 
-/** customerListItemSchema is a customer as the list shows it: with its recent traffic. */
-export const customerListItemSchema = customerViewSchema
-  .extend({ traffic: trafficSchema })
-  .strict();
+/** CustomerListItem is a customer with its recent traffic. */
+export type CustomerListItem = z.infer<typeof customerListItemSchema>;
 
 /** customersAnswerSchema is GET /api/admin/customers's answer: one page, its cursors and total. */
 export const customersAnswerSchema = pageInfoSchema
   .extend({ customers: z.array(customerListItemSchema) })
   .strict();
 
+/** CustomersAnswer is one page of the customers list. */
+export type CustomersAnswer = z.infer<typeof customersAnswerSchema>;
+
 /** customerAnswerSchema is GET /api/admin/customers/:id's answer: the customer and its overrides. */
 export const customerAnswerSchema = z
   .object({ customer: customerViewSchema, overrides: overridesViewSchema })
   .strict();
+
+/** CustomerAnswer is one customer with its overrides. */
+export type CustomerAnswer = z.infer<typeof customerAnswerSchema>;
 
 /** customerUpdatedAnswerSchema is PATCH /api/admin/customers/:id's answer: the customer now. */
 export const customerUpdatedAnswerSchema = z.object({ customer: customerViewSchema }).strict();
@@ -71,18 +85,31 @@ export const customerKeyAnswerSchema = z
   .object({ customer: customerViewSchema, apiKey: z.string() })
   .strict();
 
+/** CustomerKeyAnswer is a customer with its new API key. */
+export type CustomerKeyAnswer = z.infer<typeof customerKeyAnswerSchema>;
+
 /** overridesAnswerSchema is what setting or clearing an override answers: the overrides now. */
 export const overridesAnswerSchema = z.object({ overrides: overridesViewSchema }).strict();
 
-/** CustomerView is a customer as answered. */
-export type CustomerView = z.infer<typeof customerViewSchema>;
-/** OverrideView is one operation's override as answered. */
-export type OverrideView = z.infer<typeof overrideViewSchema>;
-/** CustomerListItem is a customer with its recent traffic. */
-export type CustomerListItem = z.infer<typeof customerListItemSchema>;
-/** CustomersAnswer is one page of the customers list. */
-export type CustomersAnswer = z.infer<typeof customersAnswerSchema>;
-/** CustomerAnswer is one customer with its overrides. */
-export type CustomerAnswer = z.infer<typeof customerAnswerSchema>;
-/** CustomerKeyAnswer is a customer with its new API key. */
-export type CustomerKeyAnswer = z.infer<typeof customerKeyAnswerSchema>;
+/** OverridesAnswer is the overrides now, as setting or clearing one answers. */
+export type OverridesAnswer = z.infer<typeof overridesAnswerSchema>;
+
+/**
+ * overridesPromotedAnswerSchema is POST /api/admin/customers/:id/overrides/:operation/promote's
+ * answer: the overrides now, and how many dry-run limits of the override were made enforced.
+ */
+export const overridesPromotedAnswerSchema = overridesAnswerSchema
+  .extend({ promoted: z.number().int().positive() })
+  .strict();
+
+/** OverridesPromotedAnswer is what promoting an override's dry-run limits answers. */
+export type OverridesPromotedAnswer = z.infer<typeof overridesPromotedAnswerSchema>;
+
+/**
+ * resetAnswerSchema is POST /api/admin/customers/:id/reset's answer: how many of the customer's
+ * buckets were forgotten (they start full again).
+ */
+export const resetAnswerSchema = z.object({ deleted: z.number().int().nonnegative() }).strict();
+
+/** ResetAnswer is what resetting a customer's buckets answers. */
+export type ResetAnswer = z.infer<typeof resetAnswerSchema>;

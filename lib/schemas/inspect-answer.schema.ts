@@ -1,43 +1,27 @@
 import { z } from "zod";
-import { LIMIT_SOURCES, OPERATIONS } from "@/lib/vocabulary";
-
-// The words below are the server's own unions (lib/policy, lib/usage): the routes that answer
-// with them are typed by these schemas, so a word the server adds fails the typecheck there.
+import { DECISION_REASONS, DECISION_SOURCES, LIMIT_SOURCES, OPERATIONS } from "@/lib/vocabulary";
+import { storeStatusSchema } from "./health-answer.schema";
+import { limitShapeSchema } from "./limit-answer.schema";
+import { liveScopeSchema } from "./traffic-answer.schema";
 
 /** decisionReasonSchema is why a decision came out as it did ("ok" when allowed). */
-export const decisionReasonSchema = z.enum([
-  "ok",
-  "rate_limited",
-  "unknown_key",
-  "suspended",
-  "cost_exceeds_limit",
-  "store_unavailable",
-]);
+export const decisionReasonSchema = z.enum(DECISION_REASONS);
+
+/** DecisionReason is why a decision came out as it did. */
+export type DecisionReason = z.infer<typeof decisionReasonSchema>;
 
 /** decisionSourceSchema is where a decision was made: "stand-in" while Redis is unreachable. */
-export const decisionSourceSchema = z.enum([
-  "memory",
-  "redis",
-  "redis-cache",
-  "stand-in",
-  "unavailable",
-]);
-
-/** storeStatusSchema is the bucket store: memory, or Redis with where the instance stands with it. */
-export const storeStatusSchema = z
-  .object({
-    store: z.enum(["memory", "redis"]),
-    redis: z.enum(["connecting", "up", "down"]).optional(),
-  })
-  .strict();
+export const decisionSourceSchema = z.enum(DECISION_SOURCES);
 
 /**
  * bucketViewSchema is one bucket of a decision: its limit, tokens remaining of its capacity, the
- * wait before a refused take could pass and until it is full (ms), and when it was read (ms).
+ * wait before a refused take could pass (ms; -1 where it never could), when it was read
+ * (`executionTime`, ms since 1970) and the ms until it is full if nothing is taken (so the
+ * dashboard can draw its refills between two peeks with the limiter's arithmetic).
  */
 export const bucketViewSchema = z
   .object({
-    limit: z.object({ count: z.number(), periodMs: z.number() }).strict(),
+    limit: limitShapeSchema,
     remaining: z.number(),
     capacity: z.number(),
     retryAfterMs: z.number(),
@@ -46,6 +30,9 @@ export const bucketViewSchema = z
     fullInMs: z.number(),
   })
   .strict();
+
+/** BucketView is one bucket of a decision, as the inspector shows it. */
+export type BucketView = z.infer<typeof bucketViewSchema>;
 
 /**
  * decisionViewSchema is one operation's decision, peeked or made, with its buckets: tokens
@@ -65,10 +52,19 @@ export const decisionViewSchema = z
   })
   .strict();
 
-/** levelSampleSchema is a bucket's level at `t` (ms since 1970): tokens remaining, ms until full. */
+/** DecisionView is one operation's decision with its buckets. */
+export type DecisionView = z.infer<typeof decisionViewSchema>;
+
+/**
+ * levelSampleSchema is a bucket's level at `t` (ms since 1970), right after a take or at an end:
+ * tokens remaining, ms until full.
+ */
 export const levelSampleSchema = z
   .object({ t: z.number(), remaining: z.number(), fullInMs: z.number() })
   .strict();
+
+/** LevelSample is a bucket's level at one instant. */
+export type LevelSample = z.infer<typeof levelSampleSchema>;
 
 /**
  * bucketHistorySchema is each bucket's level from `fromMs` to `toMs`, per operation and bucket,
@@ -78,10 +74,13 @@ export const bucketHistorySchema = z
   .object({
     fromMs: z.number(),
     toMs: z.number(),
-    scope: z.enum(["fleet", "instance"]),
+    scope: liveScopeSchema,
     operations: z.record(z.enum(OPERATIONS), z.array(z.array(levelSampleSchema))),
   })
   .strict();
+
+/** BucketHistory is each bucket's recent levels. */
+export type BucketHistory = z.infer<typeof bucketHistorySchema>;
 
 /** inspectAnswerSchema is GET /api/admin/customers/:id/inspect's answer (`history` when asked). */
 export const inspectAnswerSchema = z
@@ -93,6 +92,9 @@ export const inspectAnswerSchema = z
     history: bucketHistorySchema.optional(),
   })
   .strict();
+
+/** InspectAnswer is the inspector's answer. */
+export type InspectAnswer = z.infer<typeof inspectAnswerSchema>;
 
 /**
  * testRequestAnswerSchema is POST /api/admin/customers/:id/test-request's answer: the status a
@@ -108,15 +110,5 @@ export const testRequestAnswerSchema = z
   })
   .strict();
 
-/** DecisionReason is why a decision came out as it did. */
-export type DecisionReason = z.infer<typeof decisionReasonSchema>;
-/** StoreStatus is the bucket store's state. */
-export type StoreStatus = z.infer<typeof storeStatusSchema>;
-/** DecisionView is one operation's decision with its buckets. */
-export type DecisionView = z.infer<typeof decisionViewSchema>;
-/** BucketHistory is each bucket's recent levels. */
-export type BucketHistory = z.infer<typeof bucketHistorySchema>;
-/** InspectAnswer is the inspector's answer. */
-export type InspectAnswer = z.infer<typeof inspectAnswerSchema>;
 /** TestRequestAnswer is a test request's answer. */
 export type TestRequestAnswer = z.infer<typeof testRequestAnswerSchema>;

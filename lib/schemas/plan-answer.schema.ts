@@ -1,15 +1,14 @@
 import { z } from "zod";
 import { operationSchema } from "./limit.schema";
+import { limitShapeSchema } from "./limit-answer.schema";
 
-/** storedLimitSchema is a plan's limit as answered: its dry-run flag always present. */
-export const storedLimitSchema = z
-  .object({
-    operation: operationSchema,
-    count: z.number().int().positive(),
-    periodMs: z.number().int().positive(),
-    dryRun: z.boolean(),
-  })
+/** storedLimitSchema is a plan's limit as answered: its operation, its dry-run flag always present. */
+export const storedLimitSchema = limitShapeSchema
+  .extend({ operation: operationSchema, dryRun: z.boolean() })
   .strict();
+
+/** StoredLimit is a plan's limit as answered. */
+export type StoredLimit = z.infer<typeof storedLimitSchema>;
 
 /**
  * planViewSchema is a plan with its limits, as every admin answer shows it: limits by operation,
@@ -27,24 +26,36 @@ export const planViewSchema = z
   })
   .strict();
 
+/** PlanView is a plan with its limits, as answered. */
+export type PlanView = z.infer<typeof planViewSchema>;
+
 /** planListItemSchema is a plan as the list shows it: with how many customers it has now. */
 export const planListItemSchema = planViewSchema
   .extend({ customerCount: z.number().int().nonnegative() })
   .strict();
 
+/** PlanListItem is a plan with its customer count. */
+export type PlanListItem = z.infer<typeof planListItemSchema>;
+
 /** plansAnswerSchema is GET /api/admin/plans's answer: every plan, by name. */
 export const plansAnswerSchema = z.object({ plans: z.array(planListItemSchema) }).strict();
+
+/** PlansAnswer is GET /api/admin/plans's answer. */
+export type PlansAnswer = z.infer<typeof plansAnswerSchema>;
 
 /** planAnswerSchema answers GET, POST and PATCH of a plan: the plan as it is now. */
 export const planAnswerSchema = z.object({ plan: planViewSchema }).strict();
 
-/** StoredLimit is a plan's limit as answered. */
-export type StoredLimit = z.infer<typeof storedLimitSchema>;
-/** PlanView is a plan with its limits, as answered. */
-export type PlanView = z.infer<typeof planViewSchema>;
-/** PlanListItem is a plan with its customer count. */
-export type PlanListItem = z.infer<typeof planListItemSchema>;
-/** PlansAnswer is GET /api/admin/plans's answer. */
-export type PlansAnswer = z.infer<typeof plansAnswerSchema>;
 /** PlanAnswer is one plan's answer. */
 export type PlanAnswer = z.infer<typeof planAnswerSchema>;
+
+/**
+ * planPromotedAnswerSchema is POST /api/admin/plans/:id/dry-run/promote's answer: the plan now,
+ * and how many of its dry-run limits were made enforced.
+ */
+export const planPromotedAnswerSchema = planAnswerSchema
+  .extend({ promoted: z.number().int().positive() })
+  .strict();
+
+/** PlanPromotedAnswer is what promoting a plan's dry-run limits answers. */
+export type PlanPromotedAnswer = z.infer<typeof planPromotedAnswerSchema>;

@@ -1,18 +1,43 @@
 import { z } from "zod";
 
 /**
- * problemSchema is an RFC 9457 problem document as Ratekeeper answers it: a `type` (about:blank
- * unless a registered problem type fits), a `title`, the HTTP `status`, and any extension members
- * (`detail`, `errors` by field, `violated-policies`...).
+ * fieldErrorsSchema maps a field's dotted path ("limits.0.count", or "" for the whole body) to
+ * its messages.
  */
-export const problemSchema = z.looseObject({
-  type: z.string(),
-  title: z.string(),
-  status: z.number().int(),
-});
+export const fieldErrorsSchema = z.record(z.string(), z.array(z.string()).readonly());
+
+/** FieldErrors maps a field's dotted path ("limits.0.count", or "" for the whole body) to messages. */
+export type FieldErrors = z.infer<typeof fieldErrorsSchema>;
+
+/**
+ * problemSchema is an RFC 9457 problem document as Ratekeeper answers it: a `type` (about:blank
+ * unless a registered problem type fits), a `title`, the HTTP `status`, and the extension members
+ * it sends: `detail`, `errors` by field (a 400), `violated-policies` (the limits that refused a
+ * 429 or a 413, named as RateLimit-Policy names them), `retryAfterSeconds` (a 429's wait) and
+ * `controlPlane` (where an edge's 404 sends the caller). Strict: a member not named here is not
+ * one Ratekeeper sends.
+ */
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string().optional(),
+    errors: fieldErrorsSchema.optional(),
+    "violated-policies": z.array(z.string()).optional(),
+    retryAfterSeconds: z.number().int().nonnegative().optional(),
+    controlPlane: z.string().optional(),
+  })
+  .strict();
 
 /** Problem is an RFC 9457 problem document (see problemSchema). */
 export type Problem = z.infer<typeof problemSchema>;
+
+/**
+ * ProblemMembers are what a problem document adds to its title and status: a registered `type`
+ * in place of about:blank, and its extension members (see problemSchema).
+ */
+export type ProblemMembers = Partial<Omit<Problem, "title" | "status">>;
 
 /**
  * problemDocument builds the one shape of every problem body the server sends: `type`
@@ -22,7 +47,7 @@ export type Problem = z.infer<typeof problemSchema>;
 export function problemDocument(
   status: number,
   title: string,
-  extra: Record<string, unknown> = {},
+  extra: ProblemMembers = {},
 ): Problem {
   return { type: "about:blank", title, status, ...extra };
 }
@@ -37,9 +62,6 @@ export interface Refusal {
   body: Problem;
   headers: Record<string, string>;
 }
-
-/** FieldErrors maps a field's dotted path ("limits.0.count", or "" for the whole body) to messages. */
-export type FieldErrors = Record<string, readonly string[]>;
 
 /**
  * fieldErrorsOf flattens a zod error into messages by dotted field path. The map has no

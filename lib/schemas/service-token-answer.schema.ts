@@ -15,6 +15,9 @@ export const serviceTokenViewSchema = z
   })
   .strict();
 
+/** ServiceTokenView is a service token as answered. */
+export type ServiceTokenView = z.infer<typeof serviceTokenViewSchema>;
+
 /**
  * listedServiceTokenSchema is a token as the list shows it: with its decision calls refused in
  * the last hour (revoked: 401; lacking a scope: 403), this instance's count.
@@ -22,6 +25,9 @@ export const serviceTokenViewSchema = z
 export const listedServiceTokenSchema = serviceTokenViewSchema
   .extend({ refusedLastHour: z.number().int().nonnegative() })
   .strict();
+
+/** ListedServiceToken is a token with its refused calls of the last hour. */
+export type ListedServiceToken = z.infer<typeof listedServiceTokenSchema>;
 
 /**
  * serviceTokensAnswerSchema is GET /api/admin/service-tokens's answer: the tokens, newest first,
@@ -34,16 +40,13 @@ export const serviceTokensAnswerSchema = z
   })
   .strict();
 
+/** ServiceTokensAnswer is the service-token list's answer. */
+export type ServiceTokensAnswer = z.infer<typeof serviceTokensAnswerSchema>;
+
 /** createdServiceTokenAnswerSchema is POST /api/admin/service-tokens's answer: the token, shown this once. */
 export const createdServiceTokenAnswerSchema = z
   .object({ serviceToken: serviceTokenViewSchema, token: z.string() })
   .strict();
 
-/** ServiceTokenView is a service token as answered. */
-export type ServiceTokenView = z.infer<typeof serviceTokenViewSchema>;
-/** ListedServiceToken is a token with its refused calls of the last hour. */
-export type ListedServiceToken = z.infer<typeof listedServiceTokenSchema>;
-/** ServiceTokensAnswer is the service-token list's answer. */
-export type ServiceTokensAnswer = z.infer<typeof serviceTokensAnswerSchema>;
 /** CreatedServiceTokenAnswer is a new token's answer. */
 export type CreatedServiceTokenAnswer = z.infer<typeof createdServiceTokenAnswerSchema>;

@@ -39,24 +39,3 @@ export const serviceTokenCreateSchema = z
 
 /** ServiceTokenCreate is a validated new service token. */
 export type ServiceTokenCreate = z.infer<typeof serviceTokenCreateSchema>;
-
-/**
- * serviceTokenAnswerSchema is the answer of GET /api/v1/service-token: the calling token as
- * Ratekeeper knows it, by id, name, the 12-character prefix (never the token) and its scopes in
- * SERVICE_TOKEN_SCOPES order. A service checks it at start-up (the SDK's `verify()`).
- */
-export const serviceTokenAnswerSchema = z
-  .object({
-    serviceToken: z
-      .object({
-        id: z.number().int().positive(),
-        name: z.string(),
-        prefix: z.string(),
-        scopes: z.array(z.enum(SERVICE_TOKEN_SCOPES)),
-      })
-      .strict(),
-  })
-  .strict();
-
-/** ServiceTokenAnswer is the answer of GET /api/v1/service-token. */
-export type ServiceTokenAnswer = z.infer<typeof serviceTokenAnswerSchema>;

@@ -1,10 +1,6 @@
 import { type BucketLevel, BucketTrace, type Limit } from "@/lib/limiter";
+import type { LevelSample } from "@/lib/schemas/inspect-answer.schema";
 import type { TakenSecond } from "./traffic-log";
-
-/** LevelSample is a bucket's level at `t` (ms since the epoch): right after a take, or at an end. */
-export interface LevelSample extends BucketLevel {
-  t: number;
-}
 
 /** MAX_STEPS_PER_SECOND: a second's tokens are replayed in at most this many takes. */
 const MAX_STEPS_PER_SECOND = 10;

@@ -1,3 +1,4 @@
+import type { DryRunState } from "@/lib/schemas/dry-run-answer.schema";
 import type { LimitShape, LimitSource, Operation, PolicyLimit } from "@/lib/vocabulary";
 import {
   changeTimes,
@@ -11,13 +12,6 @@ import {
 // Which parts of a range a dry-run limit was tried in, for a plan or for one customer, and what
 // became of it: worked out from the timelines of what held (see dry-run-timeline.ts), the same
 // way for both pages, so that a report never counts traffic the limit did not see.
-
-/**
- * DryRunState is what a tried limit is now: still tried ("dry-run"), "enforced" by whose it is,
- * "replaced" for a customer by an override of its operation (the plan's limit, which the plan
- * still has), "expired" with the override that held it, or "removed".
- */
-export type DryRunState = "dry-run" | "enforced" | "replaced" | "expired" | "removed";
 
 /**
  * LimitsState is the limits in force from some time: a plan's (each naming its operation; no

@@ -1,40 +1,11 @@
 import type { Tx } from "@/db/client";
 import type { DryRunAggregate } from "@/db/queries/usage";
-import type { LimitShape, LimitSource, Operation } from "@/lib/vocabulary";
-import type { DryRunState, Judgement, TriedLimitKey } from "./dry-run-judge";
+import type { DryRunLimitReport } from "@/lib/schemas/dry-run-answer.schema";
+import type { Operation } from "@/lib/vocabulary";
+import type { Judgement, TriedLimitKey } from "./dry-run-judge";
 import { type Interval, union } from "./dry-run-timeline";
 import { MINUTE_MS, SECOND_MS } from "./time";
 import { readDryRun, readUsage } from "./usage-read";
-
-/** DryRunCustomer is a customer a dry-run limit would have refused, and how often. */
-export interface DryRunCustomer {
-  customerId: number;
-  name: string;
-  refused: number;
-}
-
-/**
- * DryRunLimitReport is one dry-run limit's verdict over a range, counted only over `tried`: the
- * parts of the range it was tried in for the scope (see `judge`), oldest first. `refused`
- * admitted decisions it would have refused, out of `decisions` (every decision of that operation
- * in the scope in those parts: allowed, denied and unavailable alike), so `share` = refused /
- * decisions; `customers` it would have refused at least once, the most refused first in `top`
- * (100 at most). `sinceMs` is when it was added, if within the range (else null); `state` what
- * it is now, since `stateSinceMs` (null while dry-run, or if not known).
- */
-export interface DryRunLimitReport extends LimitShape {
-  operation: Operation;
-  source: LimitSource;
-  state: DryRunState;
-  stateSinceMs: number | null;
-  sinceMs: number | null;
-  tried: Interval[];
-  refused: number;
-  decisions: number;
-  share: number | null;
-  customers: number;
-  top: DryRunCustomer[];
-}
 
 /** JudgedLimit is a limit to report on and where the report stands on it. */
 export interface JudgedLimit extends TriedLimitKey, Judgement {}
@@ -122,12 +93,12 @@ function idOf(l: TriedLimitKey): string {
 }
 
 /**
- * dryRunReport reports what each judged limit would have refused where it was tried: its
- * would-be refusals and the scope's decisions of its operation over the rollup windows of its
- * `tried` intervals (see `windowsOf`), less `outside(limit)`: the decisions in the edge minutes
- * read that fell outside them, where they are known (the live view's seconds). A limit no longer
- * tried is reported only if it was tried on some decision. For a plan, only the plan's own
- * dry-run limits count, and the decisions are those made on the plan.
+ * dryRunReport reports what each judged limit would have refused where it was tried (see
+ * DryRunLimitReport): its would-be refusals and the scope's decisions of its operation over the
+ * rollup windows of its `tried` intervals (see `windowsOf`), less `outside(limit)`: the decisions
+ * in the edge minutes read that fell outside them, where they are known (the live view's
+ * seconds). A limit no longer tried is reported only if it was tried on some decision. For a
+ * plan, only the plan's own dry-run limits count, and the decisions are those made on the plan.
  */
 export function dryRunReport(
   tx: Tx,

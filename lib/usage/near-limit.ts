@@ -7,6 +7,7 @@ import {
   type UsageFilter,
 } from "@/db/queries/usage";
 import { BucketTrace, limit as limitOf } from "@/lib/limiter";
+import type { NearLimit, PeakNearLimit } from "@/lib/schemas/near-limit-answer.schema";
 import type { LimitShape, LimitSource, Operation } from "@/lib/vocabulary";
 import type { Take } from "./bucket-history";
 import { HOUR_MS, MINUTE_MS } from "./time";
@@ -17,52 +18,6 @@ export interface CustomerLimits {
   limits: readonly LimitShape[];
   source: LimitSource;
 }
-
-/**
- * PeakNearLimit is one customer's deepest draw on one limit's bucket over a range, measured as
- * the bucket does: the bucket (`count` tokens per `periodMs`) is replayed from full at the
- * range's start through the tokens the customer took, with the limiter's own arithmetic
- * (BucketTrace), and `lowestTokens` is the fewest whole tokens it held, first at `lowestAtMs`.
- * `share` = 1 - lowestTokens / count: 1 when the bucket was drained, never more (a limit that is
- * enforced cannot be exceeded). The tokens are placed per `resolutionMs`: per second from the
- * live view, at the times of each second's decisions; per rollup step (a minute, or an hour),
- * each step's tokens at its start, the earliest they can have been taken. Only limits of at
- * least a step are measured at a resolution (a shorter one would look drained by every busy
- * step). `refused` counts the decisions of the customer and operation refused by its limits over
- * the range (429; not those refused for their cost).
- */
-export interface PeakNearLimit {
-  kind: "peak";
-  customerId: number;
-  operation: Operation;
-  source: LimitSource;
-  limit: LimitShape;
-  resolutionMs: number;
-  lowestTokens: number;
-  /** lowestAtMs is when the bucket first held `lowestTokens` (ms since the epoch). */
-  lowestAtMs: number;
-  share: number;
-  refused: number;
-}
-
-/**
- * RefusedNearLimit is a customer refused by its limits over the range (`refused` decisions of
- * the operation, 429) whose replayed buckets were never drained: a limit it reached was one the
- * measure cannot see (one shorter than the resolution, or a limit changed since). It counts as
- * 100% of a limit; `unmeasured` are its limits that were not measured over the range.
- */
-export interface RefusedNearLimit {
-  kind: "refused";
-  customerId: number;
-  operation: Operation;
-  source: LimitSource;
-  share: 1;
-  refused: number;
-  unmeasured: LimitShape[];
-}
-
-/** NearLimit is a customer near a limit: by a measured peak, or by refusals. */
-export type NearLimit = PeakNearLimit | RefusedNearLimit;
 
 /** RefusedCustomer is a customer and operation refused over a range, with its current policy. */
 export interface RefusedCustomer {

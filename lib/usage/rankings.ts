@@ -1,23 +1,8 @@
 import type { Tx } from "@/db/client";
 import type { UsageFilter } from "@/db/queries/usage";
+import type { CustomerUsage, PlanUsage } from "@/lib/schemas/usage-answer.schema";
 import { addCounts, decisionsOf, type UsageCounts, zeroCounts } from "@/lib/vocabulary";
 import { readUsage } from "./usage-read";
-
-/** CustomerUsage is one customer's sums over a range, with its share of refused decisions. */
-export interface CustomerUsage extends UsageCounts {
-  customerId: number;
-  /** deniedShare is denied / decisionsOf (every outcome), or null with no decisions. */
-  deniedShare: number | null;
-}
-
-/** PlanUsage is a plan's sums over a range: its traffic, who sent it, and who was refused. */
-export interface PlanUsage extends UsageCounts {
-  planId: number;
-  /** activeCustomers sent at least one decision on the plan in the range. */
-  activeCustomers: number;
-  /** refusedCustomers were refused (denied) at least once on the plan in the range. */
-  refusedCustomers: number;
-}
 
 function share(c: UsageCounts): number | null {
   const all = decisionsOf(c);

@@ -1,22 +1,16 @@
+import type { DecisionCounts, TrafficPoint } from "@/lib/schemas/traffic-answer.schema";
 import { OPERATIONS, type Operation } from "@/lib/vocabulary";
 
-/** TrafficPoint is one second of decisions: `t` is the second's start (ms since the epoch). */
-export interface TrafficPoint {
-  t: number;
-  allowed: number;
-  denied: number;
-}
+/** TrafficPoint is one second of decisions (its definition: the traffic answer's schema). */
+export type { TrafficPoint };
+
+/** TrafficTotals are a customer's allowed and denied decisions over a span. */
+export type TrafficTotals = DecisionCounts;
 
 /** TrafficFilter narrows the live view to one customer or one operation. */
 export interface TrafficFilter {
   customerId?: number;
   operation?: Operation;
-}
-
-/** TrafficTotals are a customer's allowed and denied decisions over a span. */
-export interface TrafficTotals {
-  allowed: number;
-  denied: number;
 }
 
 /**

@@ -1,10 +1,15 @@
 import type { Tx } from "@/db/client";
+import type {
+  UsagePoint,
+  UsageReport,
+  UsageSeries,
+  UsageTotals,
+} from "@/lib/schemas/usage-answer.schema";
 import {
   addCounts,
   OPERATIONS,
   type Operation,
   USAGE_GRANULARITIES,
-  type UsageCounts,
   type UsageGranularity,
   zeroCounts,
 } from "@/lib/vocabulary";
@@ -21,22 +26,6 @@ export const STEP_MS: Readonly<Record<UsageGranularity, number>> = {
 /** MAX_POINTS bounds a series: a range finer than this many steps is refused or coarsened. */
 export const MAX_POINTS = 1_500;
 
-/** UsagePoint is one step of a series: decisions and tokens in [t, t + stepMs). */
-export interface UsagePoint extends UsageCounts {
-  t: number;
-}
-
-/** UsageSeries is one operation's points, every step of the range, zeros included. */
-export interface UsageSeries {
-  operation: Operation;
-  points: UsagePoint[];
-}
-
-/** UsageTotals are a range's sums, overall and per operation. */
-export interface UsageTotals extends UsageCounts {
-  byOperation: Record<Operation, UsageCounts>;
-}
-
 /** UsageQuery is a validated usage question: a range, a step, and optional filters. */
 export interface UsageQuery {
   fromMs: number;
@@ -45,17 +34,6 @@ export interface UsageQuery {
   customerId?: number;
   planId?: number;
   operation?: Operation;
-}
-
-/** UsageReport answers a UsageQuery: series per operation and totals over the aligned range. */
-export interface UsageReport {
-  /** fromMs and toMs are the range widened to whole steps. */
-  fromMs: number;
-  toMs: number;
-  granularity: UsageGranularity;
-  stepMs: number;
-  series: UsageSeries[];
-  totals: UsageTotals;
 }
 
 /** alignRange widens [fromMs, toMs) to whole steps. */
@@ -86,7 +64,7 @@ export function finestGranularity(
 }
 
 /**
- * usageReport reads the rollups for a query: one series per operation (both, or the filtered
+ * usageReport reads the rollups for a query (see UsageReport): one series per operation (both, or the filtered
  * one) with a point per step of the range widened to whole steps, and the totals. Minute series
  * read minute rows only; hour and day series read hour rows where the fold has made them.
  */

@@ -35,8 +35,9 @@ function tree(extra: Record<string, string> = {}): Map<string, string> {
       "db/client.ts":
         'import Database from "better-sqlite3";\nimport { drizzle } from "drizzle-orm";\n',
       "components/chart.tsx":
-        'import { useState } from "react";\nimport type { Db } from "@/db/client";\nimport { limit } from "@/lib/limiter";\n',
-      "lib/client/api.ts": 'import type { Report } from "@/lib/usage/usage-report";\n',
+        'import { useState } from "react";\nimport { limit } from "@/lib/limiter";\n',
+      "lib/client/api.ts":
+        'import type { UsageAnswer } from "@/lib/schemas/usage-answer.schema";\n',
       ...extra,
     }),
   );
@@ -119,6 +120,19 @@ describe("the floors checker catches each mistake", () => {
       "components/usage.tsx -> lib/limiter-redis",
       "components/usage.tsx -> node:fs",
       "components/usage.tsx -> ioredis",
+    ]);
+  });
+
+  // Regression: type-only imports of server modules passed, and lib/client typed its answers
+  // from lib/admin and lib/usage behind six suppressions: a second definition of each shape.
+  it("catches a type-only import of a server module from browser code", () => {
+    const house = tree({
+      "lib/client/types.ts": 'import type { UsageResponse } from "@/lib/admin/usage";\n',
+      "components/chart.tsx": 'import type { Db } from "@/db/client";\n',
+    });
+    expect(browserLeaks(house)).toEqual([
+      "components/chart.tsx -> db/client",
+      "lib/client/types.ts -> lib/admin/usage",
     ]);
   });
 

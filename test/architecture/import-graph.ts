@@ -193,16 +193,17 @@ const SERVER_PACKAGES = [
 ];
 
 /**
- * browserLeaks lists the imports that would put a server module in the browser bundle: from
- * components/ or lib/client/, any import of db/ or a runtime that is not erased at build, a
- * value import of any other server module (lib/admin, lib/policy, lib/usage, ...), and any
- * server package or Node built-in. Type-only imports of the server's shapes are erased and pass.
+ * browserLeaks lists the imports of a server module from components/ or lib/client/: any import
+ * of the app outside BROWSER_MAY_IMPORT (db/, a runtime, lib/admin, lib/policy, lib/usage, ...),
+ * type-only or not, and any server package or Node built-in. A type-only import would be erased
+ * at build, but the shapes browser code reads are the answer schemas' (lib/schemas), defined
+ * once; a server module's own type there would be a second definition.
  */
 export function browserLeaks(sources: Sources): string[] {
   const leaks: string[] = [];
   for (const [file, text] of sources) {
     if (!BROWSER.some((prefix) => file.startsWith(prefix))) continue;
-    for (const { target, package: pkg, typeOnly } of importsOf(file, text)) {
+    for (const { target, package: pkg } of importsOf(file, text)) {
       if (pkg) {
         const name = packageName(target);
         if (name.startsWith("node:") || SERVER_PACKAGES.includes(name)) {
@@ -210,7 +211,6 @@ export function browserLeaks(sources: Sources): string[] {
         }
         continue;
       }
-      if (typeOnly) continue;
       if (!BROWSER_MAY_IMPORT.some((prefix) => under(target, prefix))) {
         leaks.push(`${file} -> ${target}`);
       }

@@ -4,7 +4,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hashServiceToken } from "@/lib/auth/service-token";
 import { ServiceTokenUses } from "@/lib/auth/service-token-uses";
-import type { DecisionResult } from "@/lib/data-plane/decision-result";
 import { authenticateService, missingScope } from "@/lib/data-plane/service-auth";
 import { SERVICE_TOKEN_PATH as APP_SERVICE_TOKEN_PATH } from "@/lib/data-plane/service-token-answer";
 import { bearerToken, readBearer } from "@/lib/policy/api-key";
@@ -17,8 +16,9 @@ import {
 } from "@/lib/policy/refusal";
 import { buildSnapshot } from "@/lib/policy/snapshot";
 import { decisionRequestSchema, MAX_BATCH_DECISIONS } from "@/lib/schemas/decision.schema";
-import type { ServiceTokenAnswer } from "@/lib/schemas/service-token.schema";
+import type { DecisionAnswer, ServiceTokenAnswer } from "@/lib/schemas/decision-answer.schema";
 import {
+  DECISION_REASONS as APP_DECISION_REASONS,
   OPERATIONS as APP_OPERATIONS,
   SERVICE_TOKEN_SCOPES as APP_SERVICE_TOKEN_SCOPES,
   operationOf as appOperationOf,
@@ -44,7 +44,7 @@ import {
 import { SERVICE_TOKEN_PATH } from "@/sdk/src/verify";
 
 // The server's answer types fit the SDK's: a type error here is a contract change.
-const fits: (result: DecisionResult) => Decision = (result) => result;
+const fits: (result: DecisionAnswer) => Decision = (result) => result;
 const tokenFits: (answer: ServiceTokenAnswer) => ServiceTokenInfo = (a) => a.serviceToken;
 
 /** REVOKED is the one service token of the policy serverRefusal decides on: revoked. */
@@ -78,6 +78,7 @@ function serverRefusal(authorization: string | undefined) {
 describe("the SDK's words are the server's", () => {
   it("has the server's decision reasons", () => {
     expect([...DECISION_REASONS].sort()).toEqual(Object.keys(STATUS_OF_REASON).sort());
+    expect(DECISION_REASONS).toEqual(APP_DECISION_REASONS);
   });
 
   it("has the server's batch size and longest key", () => {

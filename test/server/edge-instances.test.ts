@@ -5,12 +5,14 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { healthAnswerSchema } from "@/lib/schemas/health-answer.schema";
 import { type Instance, startInstance } from "../../e2e/support/instances";
 import {
   BUILD_TIMEOUT_MS,
   type RatekeeperServer,
   startRatekeeper,
 } from "../sdk/support/ratekeeper-server";
+import { answerOf } from "../support/answer-schema";
 import { type RedisServer, startRedisServer } from "../support/redis-server";
 
 const HOUR = 3_600_000;
@@ -165,8 +167,7 @@ describe("edges: the data plane with no database, its policy from Redis", () => 
   it("serves health and metrics, and answers 404 naming the control plane for the rest", async () => {
     const edge = edges[0] as Edge;
     const health = await fetch(`${edge.url}/api/health`);
-    expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({
+    expect(await answerOf(health, 200, healthAnswerSchema)).toMatchObject({
       status: "ok",
       role: "edge",
       store: "redis",
@@ -247,8 +248,11 @@ describe("edges: the data plane with no database, its policy from Redis", () => 
     await redis.stop();
     const late = await startEdge("edge-late", "listening");
     const health = await fetch(`${late.url}/api/health`);
-    expect(health.status).toBe(503);
-    expect(await health.json()).toMatchObject({ status: "starting", role: "edge", policy: null });
+    expect(await answerOf(health, 503, healthAnswerSchema)).toMatchObject({
+      status: "starting",
+      role: "edge",
+      policy: null,
+    });
     const refused = await decide(late.url, { key: customer.apiKey, operation: "read" });
     expect(refused.status).toBe(503);
     expect(refused.body.title).toBe("Policy not loaded");

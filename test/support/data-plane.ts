@@ -73,3 +73,19 @@ export function postJson(
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }
+
+/** DecisionCalls are a service's calls to the decision API of one server, with one token. */
+export interface DecisionCalls {
+  /** decide posts one decision to /api/v1/decisions. */
+  decide(body: unknown): Promise<Response>;
+  /** batch posts decisions to /api/v1/decisions/batch. */
+  batch(decisions: unknown[]): Promise<Response>;
+}
+
+/** decisionCalls calls the decision API at `url` with the service token `token`. */
+export function decisionCalls(url: string, token: string): DecisionCalls {
+  return {
+    decide: (body) => postJson(`${url}/api/v1/decisions`, body, token),
+    batch: (decisions) => postJson(`${url}/api/v1/decisions/batch`, { decisions }, token),
+  };
+}

@@ -1,6 +1,7 @@
 import type { Runtime } from "@/lib/runtime";
+import type { UsageReport } from "@/lib/schemas/usage-answer.schema";
 import { DAY_MS } from "@/lib/usage/time";
-import { type UsageReport, usageReport } from "@/lib/usage/usage-report";
+import { usageReport } from "@/lib/usage/usage-report";
 import type { Operation, UsageGranularity } from "@/lib/vocabulary";
 
 /** report reads a runtime's rollups over [fromMs, toMs) as the usage API does. */

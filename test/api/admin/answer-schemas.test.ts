@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { z } from "zod";
 import { GET as listAudit } from "@/app/api/admin/audit/route";
 import { GET as inspect } from "@/app/api/admin/customers/[id]/inspect/route";
 import {
@@ -13,6 +12,7 @@ import { POST as createCustomer, GET as listCustomers } from "@/app/api/admin/cu
 import { GET as getPlan, PATCH as patchPlan } from "@/app/api/admin/plans/[id]/route";
 import { POST as createPlan, GET as listPlans } from "@/app/api/admin/plans/route";
 import { POST as createToken, GET as listTokens } from "@/app/api/admin/service-tokens/route";
+import { POST as login, GET as whoami } from "@/app/api/admin/session/route";
 import { auditAnswerSchema } from "@/lib/schemas/audit-answer.schema";
 import {
   customerAnswerSchema,
@@ -27,6 +27,8 @@ import {
   createdServiceTokenAnswerSchema,
   serviceTokensAnswerSchema,
 } from "@/lib/schemas/service-token-answer.schema";
+import { sessionAnswerSchema, signedInAnswerSchema } from "@/lib/schemas/session-answer.schema";
+import { answerOf, refusesExtra } from "../../support/answer-schema";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { adminRequest, params, signIn } from "./admin-support";
 
@@ -43,29 +45,6 @@ beforeEach(async () => {
 afterEach(() => t.cleanup());
 
 const id = (n: number) => params({ id: String(n) });
-
-/** answerOf checks a response's status and parses its body strictly against the schema. */
-async function answerOf<S extends z.ZodType>(
-  response: Response | Promise<Response>,
-  status: number,
-  schema: S,
-): Promise<z.infer<S>> {
-  const res = await response;
-  const body = await res.json();
-  expect(res.status, JSON.stringify(body)).toBe(status);
-  const parsed = schema.safeParse(body);
-  expect(parsed.error?.issues ?? [], JSON.stringify(body)).toEqual([]);
-  return parsed.data as z.infer<S>;
-}
-
-/** withExtra is a copy of a JSON value with one more field at the given path. */
-function withExtra(value: unknown, path: (string | number)[]): unknown {
-  const copy = structuredClone(value) as Record<string | number, unknown>;
-  let at: Record<string | number, unknown> = copy;
-  for (const key of path) at = at[key] as Record<string | number, unknown>;
-  at.unexpected = true;
-  return copy;
-}
 
 describe("admin answers match their schemas", () => {
   it("plans: list, create, get and edit answer their schemas", async () => {
@@ -239,34 +218,45 @@ describe("admin answers match their schemas", () => {
     expect(suspended).toMatchObject({ status: 403, reason: "suspended", decision: null });
   });
 
+  it("session: who is signed in, and signing in, answer their schemas", async () => {
+    const who = await answerOf(whoami(adminRequest("/x", { cookie })), 200, sessionAnswerSchema);
+    expect(who.actor).toBe("admin");
+    const signedIn = await answerOf(
+      login(adminRequest("/api/admin/session", { body: { password: "test-password" } })),
+      200,
+      signedInAnswerSchema,
+    );
+    expect(signedIn.expiresAt).toBeGreaterThan(t.clock.now());
+    expect(refusesExtra(sessionAnswerSchema, who, [])).toBe(true);
+    expect(refusesExtra(signedInAnswerSchema, signedIn, [])).toBe(true);
+  });
+
   it("an answer with a field its schema does not name fails, at the top and nested", async () => {
     const plans = await (await listPlans(adminRequest("/x", { cookie }))).json();
     expect(plansAnswerSchema.safeParse(plans).success).toBe(true);
-    expect(plansAnswerSchema.safeParse(withExtra(plans, [])).success).toBe(false);
-    expect(plansAnswerSchema.safeParse(withExtra(plans, ["plans", 0])).success).toBe(false);
-    expect(plansAnswerSchema.safeParse(withExtra(plans, ["plans", 0, "limits", 0])).success).toBe(
-      false,
-    );
+    expect(refusesExtra(plansAnswerSchema, plans, [])).toBe(true);
+    expect(refusesExtra(plansAnswerSchema, plans, ["plans", 0])).toBe(true);
+    expect(refusesExtra(plansAnswerSchema, plans, ["plans", 0, "limits", 0])).toBe(true);
 
     const page = await (
       await listCustomers(adminRequest("/api/admin/customers", { cookie }))
     ).json();
     expect(customersAnswerSchema.safeParse(page).success).toBe(true);
-    expect(customersAnswerSchema.safeParse(withExtra(page, ["customers", 0])).success).toBe(false);
-    expect(
-      customersAnswerSchema.safeParse(withExtra(page, ["customers", 0, "traffic"])).success,
-    ).toBe(false);
+    expect(refusesExtra(customersAnswerSchema, page, ["customers", 0])).toBe(true);
+    expect(refusesExtra(customersAnswerSchema, page, ["customers", 0, "traffic"])).toBe(true);
 
     const inspected = await (
       await inspect(adminRequest("/x", { cookie }), params({ id: String(t.demoId) }))
     ).json();
     expect(inspectAnswerSchema.safeParse(inspected).success).toBe(true);
+    expect(refusesExtra(inspectAnswerSchema, inspected, ["operations", "read", "buckets", 0])).toBe(
+      true,
+    );
     expect(
-      inspectAnswerSchema.safeParse(withExtra(inspected, ["operations", "read", "buckets", 0]))
-        .success,
-    ).toBe(false);
+      refusesExtra(inspectAnswerSchema, inspected, ["operations", "read", "buckets", 0, "limit"]),
+    ).toBe(true);
 
     const tokens = await (await listTokens(adminRequest("/x", { cookie }))).json();
-    expect(serviceTokensAnswerSchema.safeParse(withExtra(tokens, [])).success).toBe(false);
+    expect(refusesExtra(serviceTokensAnswerSchema, tokens, [])).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import {
   DELETE as removeCustomer,
 } from "@/app/api/admin/customers/[id]/route";
 import { appendAudit } from "@/db/queries/audit";
-import type { AuditPage } from "@/lib/admin/audit-list";
+import type { AuditAnswer as AuditPage } from "@/lib/schemas/audit-answer.schema";
 import { createTestRuntime, START_MS, type TestRuntime } from "../../support/runtime";
 import { adminRequest, params, signIn } from "./admin-support";
 

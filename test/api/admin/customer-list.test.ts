@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GET as listCustomers } from "@/app/api/admin/customers/route";
 import { insertCustomer, updateCustomerRow } from "@/db/queries/customers";
-import type { CustomerPage } from "@/lib/admin/customer-list";
 import { generateApiKey } from "@/lib/policy/api-key";
+import type { CustomersAnswer as CustomerPage } from "@/lib/schemas/customer-answer.schema";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { adminRequest, signIn } from "./admin-support";
 

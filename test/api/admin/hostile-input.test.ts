@@ -7,6 +7,8 @@ import { PATCH as patchPlan } from "@/app/api/admin/plans/[id]/route";
 import { POST as createPlan, GET as listPlans } from "@/app/api/admin/plans/route";
 import { POST as login, DELETE as logout, GET as whoami } from "@/app/api/admin/session/route";
 import { GET as traffic } from "@/app/api/admin/traffic/route";
+import { problemSchema } from "@/lib/schemas/problem.schema";
+import { parsedAs } from "../../support/answer-schema";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { tableRows } from "../../support/tables";
 import { adminRequest, params, signIn } from "./admin-support";
@@ -31,6 +33,7 @@ async function expectRefused(
   expect(response.headers.get("content-type")).toBe("application/problem+json");
   const body = await response.json();
   expect(body).toMatchObject({ status, title: expect.any(String) });
+  parsedAs(body, problemSchema);
   expect(tableRows(t.runtime)).toEqual(before);
   return body.errors;
 }

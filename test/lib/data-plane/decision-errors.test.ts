@@ -2,6 +2,8 @@ import http from "node:http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { revokeServiceToken } from "@/lib/admin/service-tokens";
 import { COST_RULE, MAX_COST } from "@/lib/schemas/cost.schema";
+import { problemSchema } from "@/lib/schemas/problem.schema";
+import { parsedAs } from "../../support/answer-schema";
 import {
   type DataPlaneServer,
   postJson,
@@ -75,7 +77,7 @@ describe("the decision API refuses bad calls with problems, consuming nothing", 
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     const body = await res.json();
     expect(body).toMatchObject({ type: "about:blank", title, status });
-    return body;
+    return parsedAs(body, problemSchema);
   }
 
   const valid = () => ({ key: t.demoKey, operation: "read" });

@@ -2,6 +2,8 @@ import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/v1/items/route";
 import { DECIDE } from "@/lib/limiter-redis/script";
+import { decisionAnswerSchema } from "@/lib/schemas/decision-answer.schema";
+import { answerOf } from "../../support/answer-schema";
 import {
   type DataPlaneServer,
   postJson,
@@ -124,8 +126,7 @@ describe("the decision API with REDIS_URL", () => {
     await setUp("closed");
     await redis.stop();
     const write = await decide({ key: t.demoKey, operation: "write" });
-    expect(write.status).toBe(200);
-    expect(await write.json()).toMatchObject({
+    expect(await answerOf(write, 200, decisionAnswerSchema)).toMatchObject({
       allowed: false,
       reason: "store_unavailable",
       status: 503,

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { setOverride } from "@/lib/admin/customers";
 import {
-  type DecisionResult,
   decisionResultJson,
   resultOfIdentity,
   resultOfVerdict,
 } from "@/lib/data-plane/decision-result";
 import { decide } from "@/lib/policy/decide";
+import type { DecisionAnswer } from "@/lib/schemas/decision-answer.schema";
 import type { Operation } from "@/lib/vocabulary";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 
@@ -32,7 +32,7 @@ describe("decisionResultJson", () => {
     t.addPlan("none", [{ operation: "write", count: 1, periodMs: 1_000 }]);
     const a = t.addCustomer("two", 'Quote " and \\ backslash, ünïcode \u2028 and \n newline');
     const b = t.addCustomer("none", "No read limits");
-    const results: DecisionResult[] = [];
+    const results: DecisionAnswer[] = [];
     for (let i = 0; i < 5; i++) results.push(await made(a.id, "read", 1));
     results.push(await made(a.id, "read", 2, true));
     results.push(await made(a.id, "write", 3));

@@ -1,12 +1,13 @@
 import { SESSION_COOKIE } from "@/lib/auth/operator";
 import { parseBody } from "@/lib/http/body";
 import { clientAddressOf } from "@/lib/http/client-address";
-import { json, problem } from "@/lib/http/response";
+import { answer, problem } from "@/lib/http/response";
 import { guarded } from "@/lib/next/guarded";
 import { cookieValue, sessionActor } from "@/lib/next/operator";
 import { writeRefusal } from "@/lib/next/write-guard";
 import { getRuntime } from "@/lib/runtime";
 import { loginSchema } from "@/lib/schemas/session.schema";
+import { sessionAnswerSchema, signedInAnswerSchema } from "@/lib/schemas/session-answer.schema";
 
 function sessionCookie(request: Request, value: string, maxAgeSeconds: number): string {
   const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
@@ -16,7 +17,7 @@ function sessionCookie(request: Request, value: string, maxAgeSeconds: number): 
 /** GET /api/admin/session tells whether the caller is signed in. */
 export const GET = guarded((request: Request): Response => {
   const actor = sessionActor(request);
-  return actor ? json({ actor }) : problem(401, "Not signed in");
+  return actor ? answer(sessionAnswerSchema, { actor }) : problem(401, "Not signed in");
 });
 
 /**
@@ -43,7 +44,8 @@ export const POST = guarded(async (request: Request): Promise<Response> => {
     return problem(401, "Wrong password", { errors: { password: ["Wrong password"] } });
   }
   const maxAge = Math.floor((session.expiresAt - runtime.clock.now()) / 1000);
-  return json(
+  return answer(
+    signedInAnswerSchema,
     { actor: "admin", expiresAt: session.expiresAt },
     { headers: { "Set-Cookie": sessionCookie(request, session.token, maxAge) } },
   );

@@ -1,7 +1,8 @@
 import { parseQuery } from "@/lib/http/body";
-import { json } from "@/lib/http/response";
+import { answer } from "@/lib/http/response";
 import { withOperator } from "@/lib/next/operator";
 import { trafficQuerySchema } from "@/lib/schemas/query.schema";
+import { trafficAnswerSchema } from "@/lib/schemas/traffic-answer.schema";
 
 export const dynamic = "force-dynamic";
 
@@ -27,5 +28,5 @@ export const GET = withOperator(async ({ request, runtime }) => {
     .map(([id, t]) => ({ customerId: id, name: names.get(id)?.name ?? `#${id}`, ...t }))
     .sort((a, b) => b.denied - a.denied || b.allowed - a.allowed);
   const scope = view.scope === "fleet" && sums.scope === "fleet" ? "fleet" : "instance";
-  return json({ now, seconds, scope, points: view.points, totals });
+  return answer(trafficAnswerSchema, { now, seconds, scope, points: view.points, totals });
 });

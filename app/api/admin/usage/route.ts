@@ -1,8 +1,9 @@
 import { usageSeries } from "@/lib/admin/usage";
 import { parseQuery } from "@/lib/http/body";
 import { withOperator } from "@/lib/next/operator";
-import { respond } from "@/lib/next/respond";
+import { respondAs } from "@/lib/next/respond";
 import { usageQuerySchema } from "@/lib/schemas/usage.schema";
+import { usageAnswerSchema } from "@/lib/schemas/usage-answer.schema";
 
 export const dynamic = "force-dynamic";
 
@@ -14,5 +15,5 @@ export const dynamic = "force-dynamic";
 export const GET = withOperator(({ request, runtime }) => {
   const query = parseQuery(request, usageQuerySchema);
   if (!query.ok) return query.response;
-  return respond(usageSeries(runtime, query.data), (report) => report);
+  return respondAs(usageAnswerSchema, usageSeries(runtime, query.data), (report) => report);
 });

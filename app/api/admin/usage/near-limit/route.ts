@@ -1,7 +1,8 @@
 import { nearLimitCustomers } from "@/lib/admin/near-limit";
 import { parseQuery } from "@/lib/http/body";
 import { withOperator } from "@/lib/next/operator";
-import { respond } from "@/lib/next/respond";
+import { respondAs } from "@/lib/next/respond";
+import { nearLimitAnswerSchema } from "@/lib/schemas/near-limit-answer.schema";
 import { nearLimitQuerySchema } from "@/lib/schemas/usage.schema";
 
 export const dynamic = "force-dynamic";
@@ -16,5 +17,9 @@ export const dynamic = "force-dynamic";
 export const GET = withOperator(async ({ request, runtime }) => {
   const query = parseQuery(request, nearLimitQuerySchema);
   if (!query.ok) return query.response;
-  return respond(await nearLimitCustomers(runtime, runtime.live, query.data), (near) => near);
+  return respondAs(
+    nearLimitAnswerSchema,
+    await nearLimitCustomers(runtime, runtime.live, query.data),
+    (near) => near,
+  );
 });

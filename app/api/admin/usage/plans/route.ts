@@ -1,8 +1,9 @@
 import { plansUsage } from "@/lib/admin/usage";
 import { parseQuery } from "@/lib/http/body";
 import { withOperator } from "@/lib/next/operator";
-import { respond } from "@/lib/next/respond";
+import { respondAs } from "@/lib/next/respond";
 import { usageFiltersSchema } from "@/lib/schemas/usage.schema";
+import { plansUsageAnswerSchema } from "@/lib/schemas/usage-answer.schema";
 
 export const dynamic = "force-dynamic";
 
@@ -13,5 +14,5 @@ export const dynamic = "force-dynamic";
 export const GET = withOperator(({ request, runtime }) => {
   const query = parseQuery(request, usageFiltersSchema);
   if (!query.ok) return query.response;
-  return respond(plansUsage(runtime, query.data), (plans) => plans);
+  return respondAs(plansUsageAnswerSchema, plansUsage(runtime, query.data), (plans) => plans);
 });

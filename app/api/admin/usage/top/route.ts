@@ -1,8 +1,9 @@
 import { topCustomerUsage } from "@/lib/admin/usage";
 import { parseQuery } from "@/lib/http/body";
 import { withOperator } from "@/lib/next/operator";
-import { respond } from "@/lib/next/respond";
+import { respondAs } from "@/lib/next/respond";
 import { topCustomersQuerySchema } from "@/lib/schemas/usage.schema";
+import { topCustomersAnswerSchema } from "@/lib/schemas/usage-answer.schema";
 
 export const dynamic = "force-dynamic";
 
@@ -13,5 +14,5 @@ export const dynamic = "force-dynamic";
 export const GET = withOperator(({ request, runtime }) => {
   const query = parseQuery(request, topCustomersQuerySchema);
   if (!query.ok) return query.response;
-  return respond(topCustomerUsage(runtime, query.data), (top) => top);
+  return respondAs(topCustomersAnswerSchema, topCustomerUsage(runtime, query.data), (top) => top);
 });

@@ -2,7 +2,8 @@ import { customerDryRun } from "@/lib/admin/dry-run";
 import { parseQuery } from "@/lib/http/body";
 import { notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/next/operator";
-import { respond } from "@/lib/next/respond";
+import { respondAs } from "@/lib/next/respond";
+import { dryRunAnswerSchema } from "@/lib/schemas/dry-run-answer.schema";
 import { parseId } from "@/lib/schemas/params.schema";
 import { dryRunQuerySchema } from "@/lib/schemas/usage.schema";
 
@@ -20,5 +21,9 @@ export const GET = withOperator<Params>(async ({ request, params, runtime }) => 
   if (id === null) return notFound("Customer not found");
   const query = parseQuery(request, dryRunQuerySchema);
   if (!query.ok) return query.response;
-  return respond(await customerDryRun(runtime, runtime.live, id, query.data), (report) => report);
+  return respondAs(
+    dryRunAnswerSchema,
+    await customerDryRun(runtime, runtime.live, id, query.data),
+    (report) => report,
+  );
 });

@@ -1,7 +1,8 @@
 import { audit } from "@/lib/admin/audit";
 import { resetBuckets } from "@/lib/admin/customers";
-import { json, notFound, problem } from "@/lib/http/response";
+import { answer, notFound, problem } from "@/lib/http/response";
 import { withOperator } from "@/lib/next/operator";
+import { resetAnswerSchema } from "@/lib/schemas/customer-answer.schema";
 import { parseId } from "@/lib/schemas/params.schema";
 
 /** POST /api/admin/customers/:id/reset forgets the customer's buckets: they start full again. */
@@ -25,5 +26,5 @@ export const POST = withOperator<{ id: string }>(async ({ params, actor, runtime
     after: { buckets: 0 },
     at: runtime.clock.now(),
   });
-  return json({ deleted });
+  return answer(resetAnswerSchema, { deleted });
 });

@@ -2,8 +2,9 @@ import { promoteDryRun } from "@/lib/admin/plans";
 import { parseBody } from "@/lib/http/body";
 import { notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/next/operator";
-import { respond } from "@/lib/next/respond";
+import { respondAs } from "@/lib/next/respond";
 import { parseId } from "@/lib/schemas/params.schema";
+import { planPromotedAnswerSchema } from "@/lib/schemas/plan-answer.schema";
 import { promoteSchema } from "@/lib/schemas/usage.schema";
 
 type Params = { id: string };
@@ -17,5 +18,9 @@ export const POST = withOperator<Params>(async ({ request, params, actor, runtim
   if (id === null) return notFound("Plan not found");
   const parsed = await parseBody(request, promoteSchema);
   if (!parsed.ok) return parsed.response;
-  return respond(promoteDryRun(runtime, actor, id, parsed.data.operation), (value) => value);
+  return respondAs(
+    planPromotedAnswerSchema,
+    promoteDryRun(runtime, actor, id, parsed.data.operation),
+    (value) => value,
+  );
 });

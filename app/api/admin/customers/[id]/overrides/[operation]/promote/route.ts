@@ -1,7 +1,8 @@
 import { promoteOverride } from "@/lib/admin/customers";
 import { notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/next/operator";
-import { respond } from "@/lib/next/respond";
+import { respondAs } from "@/lib/next/respond";
+import { overridesPromotedAnswerSchema } from "@/lib/schemas/customer-answer.schema";
 import { operationSchema } from "@/lib/schemas/limit.schema";
 import { parseId } from "@/lib/schemas/params.schema";
 
@@ -15,5 +16,9 @@ export const POST = withOperator<Params>(({ params, actor, runtime }) => {
   const id = parseId(params.id);
   const operation = operationSchema.safeParse(params.operation);
   if (id === null || !operation.success) return notFound();
-  return respond(promoteOverride(runtime, actor, id, operation.data), (value) => value);
+  return respondAs(
+    overridesPromotedAnswerSchema,
+    promoteOverride(runtime, actor, id, operation.data),
+    (value) => value,
+  );
 });
