@@ -11,6 +11,9 @@ const count = z.number().int().nonnegative();
  */
 export const liveScopeSchema = z.enum(["fleet", "instance"]);
 
+/** LiveScope is whose decisions the live view counted: "fleet" or "instance". */
+export type LiveScope = z.infer<typeof liveScopeSchema>;
+
 /** decisionCountsSchema counts decisions allowed and denied over a span. */
 export const decisionCountsSchema = z.object({ allowed: count, denied: count }).strict();
 

@@ -1,3 +1,4 @@
+import type { LiveScope } from "@/lib/schemas/traffic-answer.schema";
 import type {
   TakenSecond,
   TrafficFilter,
@@ -6,8 +7,8 @@ import type {
   TrafficTotals,
 } from "./traffic-log";
 
-/** LiveScope says whose decisions a live view counts: the whole fleet's, or this instance's. */
-export type LiveScope = "fleet" | "instance";
+/** LiveScope says whose decisions a live view counts (its definition: the traffic answer's schema). */
+export type { LiveScope };
 
 /** LiveTraffic is the per-second live view the overview and the inspector poll. */
 export interface LiveTraffic {
