@@ -1,13 +1,14 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { formatCount } from "@/components/charts/number-format";
 import { Stat } from "@/components/ui/stat";
 import { ErrorNote, Loading } from "@/components/ui/states";
 import { api } from "@/lib/client/api";
 import type { TrafficResponse } from "@/lib/client/types";
 import { RefusedTable } from "./refused-table";
 import { TrafficChart } from "./traffic-chart";
-import { formatCount, formatShare, sumPoints, xDomain } from "./traffic-chart-data";
+import { formatShare, sumPoints, xDomain } from "./traffic-chart-data";
 
 /**
  * LIVE_WINDOW is the one window of the live view: its cards, its chart and its most-refused

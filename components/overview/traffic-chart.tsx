@@ -3,9 +3,10 @@
 import { Area, AreaChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
 import { axisStyle } from "@/components/charts/axis-props";
 import { DECISION_SERIES, useChartColors } from "@/components/charts/chart-colors";
+import { formatCount } from "@/components/charts/number-format";
 import type { TrafficPoint } from "@/lib/client/types";
 import { formatClock } from "@/lib/time-format";
-import { formatAgo, formatCount, xTicks, yAxis } from "./traffic-chart-data";
+import { formatAgo, xTicks, yAxis } from "./traffic-chart-data";
 
 /** FILL_OPACITY is how strongly each series' area is filled: denials a little more, to stand out. */
 const FILL_OPACITY = { allowed: 0.18, denied: 0.25 } as const;
