@@ -1,11 +1,9 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { formatCount, formatShare } from "@/components/charts/number-format";
 import { Stat } from "@/components/ui/stat";
 import { ErrorNote, Loading } from "@/components/ui/states";
 import { ZoneName } from "@/components/ui/zone-name";
-import { api } from "@/lib/client/api";
 import type {
   NearLimitResponse,
   PlansUsageResponse,
@@ -16,26 +14,11 @@ import { formatDateMinute } from "@/lib/time-format";
 import { decisionsOf } from "@/lib/vocabulary";
 import styles from "./usage.module.css";
 import { UsageChart } from "./usage-chart";
-import { combineSeries, describeTooLarge, nearLimitNote } from "./usage-data";
-import {
-  formatStepTick,
-  RANGE_SPECS,
-  type RollupRange,
-  rangeQuery,
-  stepTicks,
-  usageSearch,
-} from "./usage-range";
+import { describeTooLarge, nearLimitNote } from "./usage-data";
+import { RANGE_SPECS, type RollupRange, rangeQuery, usageSearch } from "./usage-range";
 import { NearLimitTable, PlansUsageTable, TopCustomersTable } from "./usage-tables";
-import { RANGE_REFRESH_MS, useRangeNow } from "./use-range-now";
-
-function useRangeData<T>(key: string, path: string) {
-  return useQuery({
-    queryKey: ["usage", key, path],
-    queryFn: () => api<T>(path),
-    placeholderData: keepPreviousData,
-    refetchInterval: RANGE_REFRESH_MS,
-  });
-}
+import { useRangeData } from "./use-range-data";
+import { useRangeNow } from "./use-range-now";
 
 /**
  * RangeOverview is the overview over a past range, read from the usage rollups: totals, allowed
@@ -53,7 +36,6 @@ export function RangeOverview({ range }: { range: RollupRange }) {
   const near = useRangeData<NearLimitResponse>("near", `/usage/near-limit?${search}&limit=50`);
   const totals = usage.data?.totals;
   const all = totals ? decisionsOf(totals) : 0;
-  const points = usage.data ? combineSeries(usage.data.series) : [];
 
   return (
     <>
@@ -95,11 +77,8 @@ export function RangeOverview({ range }: { range: RollupRange }) {
         {usage.data ? (
           <>
             <UsageChart
-              points={points}
-              stepMs={usage.data.stepMs}
-              domain={[usage.data.fromMs, usage.data.toMs]}
-              ticks={stepTicks(usage.data.fromMs, usage.data.toMs, usage.data.stepMs)}
-              formatTick={(t) => formatStepTick(t, range)}
+              data={usage.data}
+              range={range}
               label={`Allowed and denied decisions per ${usage.data.granularity}, ${spec.words}`}
             />
             {all === 0 ? (

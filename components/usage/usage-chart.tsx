@@ -4,39 +4,37 @@ import { ReferenceLine } from "recharts";
 import { useChartColors } from "@/components/charts/chart-colors";
 import { DecisionsChart } from "@/components/charts/decisions-chart";
 import { toBars } from "@/components/charts/rebin";
+import type { UsageResponse } from "@/lib/client/types";
 import { describePeriod } from "@/lib/format";
 import { formatStepSpan } from "@/lib/time-format";
-import type { UsageBarPoint } from "./usage-data";
+import { combineSeries } from "./usage-data";
+import { formatStepTick, type RollupRange, stepTicks } from "./usage-range";
 import { describeLimitLine, usageScale } from "./usage-scale";
 
 /**
- * UsageChart draws a range's decisions per step, allowed and denied stacked (denials in the
- * refusal colour), on a numeric axis of step starts (ms), the count axis scaled to the traffic;
- * with `allowance`, a dashed line at what the tightest limit refills per step when it sits near
- * the traffic, else its value in the key ("off the scale"). The maths lives in usage-scale.ts,
- * usage-data.ts and usage-range.ts.
+ * UsageChart draws a usage series over `range` (the answer `data`) as decisions per step,
+ * allowed and denied stacked over every operation (denials in the refusal colour), on a numeric
+ * axis of step starts (ms), the count axis scaled to the traffic; with `allowance`, a dashed
+ * line at what the tightest limit refills per step when it sits near the traffic, else its
+ * value in the key ("off the scale"). The maths lives in usage-scale.ts, usage-data.ts and
+ * usage-range.ts.
  */
 export function UsageChart({
-  points,
-  stepMs,
-  domain,
-  ticks,
-  formatTick,
+  data,
+  range,
   label,
   allowance,
   height = 260,
 }: {
-  points: readonly UsageBarPoint[];
-  stepMs: number;
-  /** domain is [first step's start, last step's end] in ms. */
-  domain: [number, number];
-  ticks: number[];
-  formatTick: (t: number) => string;
+  data: UsageResponse;
+  range: RollupRange;
   label: string;
   allowance?: number | null;
   height?: number;
 }) {
   const colors = useChartColors();
+  const { stepMs, fromMs, toMs } = data;
+  const points = combineSeries(data.series);
   // Regression: the axis reached the limit's line however far above the traffic it was, and
   // 170 requests under a 6,000-an-hour line were drawn one pixel high.
   const scale = usageScale(points, allowance);
@@ -44,9 +42,9 @@ export function UsageChart({
   return (
     <DecisionsChart
       bars={toBars(points, stepMs)}
-      domain={domain}
-      ticks={ticks.map((t) => t + stepMs / 2)}
-      formatTick={(x) => formatTick(x - stepMs / 2)}
+      domain={[fromMs, toMs]}
+      ticks={stepTicks(fromMs, toMs, stepMs).map((t) => t + stepMs / 2)}
+      formatTick={(x) => formatStepTick(x - stepMs / 2, range)}
       formatLabel={(bar) => (bar ? formatStepSpan(bar.t, stepMs) : "")}
       label={label}
       height={height}
