@@ -1,6 +1,7 @@
 "use client";
 
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type Choice, Select } from "./select";
 
 /** SEARCH_DEBOUNCE_MS is how long typing pauses before a search is sent. */
 export const SEARCH_DEBOUNCE_MS = 250;
@@ -83,21 +84,19 @@ export function FilterSelect({
   label: string;
   value: string;
   anyLabel?: string;
-  options: readonly { value: string; label: string }[];
+  options: readonly Choice<string>[];
   onChange: (value: string) => void;
 }) {
   const id = useId();
   return (
     <div className="toolbar-field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
-        {anyLabel ? <option value="">{anyLabel}</option> : null}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
+      <Select
+        id={id}
+        value={value}
+        choices={anyLabel ? [{ value: "", label: anyLabel }, ...options] : options}
+        onChange={onChange}
+      />
     </div>
   );
 }
