@@ -1,6 +1,7 @@
 "use client";
 
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { EntryInput } from "./entry-input";
 import { type Choice, Select } from "./select";
 
 /** SEARCH_DEBOUNCE_MS is how long typing pauses before a search is sent. */
@@ -53,20 +54,15 @@ export function SearchField({
   return (
     <div className="toolbar-field grow">
       <label htmlFor={id}>{label}</label>
-      <input
+      <EntryInput
         id={id}
         type="search"
         value={text}
         placeholder={placeholder}
-        autoComplete="off"
-        spellCheck={false}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === "Enter") {
-            e.preventDefault();
-            sent.current = text;
-            latest.current(text);
-          }
+        onText={setText}
+        onEnter={() => {
+          sent.current = text;
+          latest.current(text);
         }}
       />
     </div>
