@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
+import { HeadedCard } from "@/components/ui/card";
 import { ErrorNote } from "@/components/ui/states";
 import { api } from "@/lib/client/api";
 import type { DryRunResponse } from "@/lib/client/types";
@@ -39,11 +40,7 @@ export function DryRunCard({
   children: ReactNode;
 }) {
   return (
-    <section className="card" aria-labelledby={headingId}>
-      <div className="card-header">
-        <h2 id={headingId}>Dry run</h2>
-        <span className="muted">{note}</span>
-      </div>
+    <HeadedCard headingId={headingId} title="Dry run" note={note}>
       <ErrorNote error={report.error} />
       <DryRunLimits
         limits={report.data?.limits ?? []}
@@ -51,6 +48,6 @@ export function DryRunCard({
         withSource={withSource}
       />
       {children}
-    </section>
+    </HeadedCard>
   );
 }

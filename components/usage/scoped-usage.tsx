@@ -1,7 +1,8 @@
 "use client";
 
 import type { ReactNode } from "react";
-import { ErrorNote, Loading } from "@/components/ui/states";
+import { HeadedCard } from "@/components/ui/card";
+import { Loaded } from "@/components/ui/states";
 import { ZoneName } from "@/components/ui/zone-name";
 import type { UsageResponse } from "@/lib/client/types";
 import { decisionsOf } from "@/lib/vocabulary";
@@ -55,34 +56,35 @@ export function UsageCard({
   const totals = data?.totals;
   const all = totals ? decisionsOf(totals) : 0;
   return (
-    <section className="card" aria-labelledby={headingId}>
-      <div className="card-header">
-        <h2 id={headingId}>{title}</h2>
-        <span className="muted">
-          {spec.words}, times in <ZoneName at={now} className={styles.zone} />
-        </span>
-      </div>
-      <ErrorNote error={usage.error} />
-      {data ? (
+    <HeadedCard
+      headingId={headingId}
+      title={title}
+      note={
         <>
-          {summary?.(data)}
-          {data.totals.tooLarge > 0 ? (
-            <p className="muted small" data-testid="too-large-note">
-              {describeTooLarge(data.totals.tooLarge)}.
-            </p>
-          ) : null}
-          <UsageChart
-            data={data}
-            range={range}
-            label={`${title}: allowed and denied per ${data.granularity}, ${spec.words}`}
-            allowance={allowance?.(data.stepMs)}
-            height={220}
-          />
-          {all === 0 ? <p className="muted chart-note">{empty}</p> : null}
+          {spec.words}, times in <ZoneName at={now} className={styles.zone} />
         </>
-      ) : usage.isPending ? (
-        <Loading label="Loading usage…" />
-      ) : null}
-    </section>
+      }
+    >
+      <Loaded query={usage} label="Loading usage…">
+        {(data) => (
+          <>
+            {summary?.(data)}
+            {data.totals.tooLarge > 0 ? (
+              <p className="muted small" data-testid="too-large-note">
+                {describeTooLarge(data.totals.tooLarge)}.
+              </p>
+            ) : null}
+            <UsageChart
+              data={data}
+              range={range}
+              label={`${title}: allowed and denied per ${data.granularity}, ${spec.words}`}
+              allowance={allowance?.(data.stepMs)}
+              height={220}
+            />
+            {all === 0 ? <p className="muted chart-note">{empty}</p> : null}
+          </>
+        )}
+      </Loaded>
+    </HeadedCard>
   );
 }
