@@ -74,3 +74,14 @@ test("an unknown address gets the dashboard's not-found page, signed in or not",
   }
   dropExpected(consoleErrors);
 });
+
+// Regression: Chromium's own /favicon.ico probe answered 404 and its console error failed
+// whichever spec it happened in.
+test("the browser's /favicon.ico probe finds the icon", async ({ admin }) => {
+  const probe = await admin.request.get("/favicon.ico", { maxRedirects: 0 });
+  expect(probe.status()).toBe(308);
+  expect(probe.headers().location).toBe("/icon.svg");
+  const icon = await admin.request.get("/favicon.ico");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toContain("image/svg+xml");
+});

@@ -1,14 +1,12 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { CustomerPicker } from "@/components/customers/customer-picker";
-import { CursorPager } from "@/components/ui/cursor-pager";
 import { DataTable } from "@/components/ui/data-table";
 import { FilterSelect, ListToolbar, SearchField } from "@/components/ui/list-toolbar";
+import { IgnoredParams, PagedRows } from "@/components/ui/paged-list";
 import { Empty, ErrorNote, Loading, PageHeader } from "@/components/ui/states";
 import { TimeField } from "@/components/ui/time-field";
-import { useUrlQuery } from "@/components/ui/use-url-query";
-import { api } from "@/lib/client/api";
+import { usePagedList } from "@/components/ui/use-paged-list";
 import type { AuditResponse } from "@/lib/client/types";
 import { auditListQuerySchema } from "@/lib/schemas/audit-list.schema";
 import { AUDIT_ACTIONS } from "@/lib/vocabulary";
@@ -27,15 +25,14 @@ function isoOf(ms: number | undefined): string | undefined {
  * action, actor, customer and time range; the view lives in the URL, so it can be shared.
  */
 export function AuditLog() {
-  const url = useUrlQuery(auditListQuerySchema);
-  const query = url.value;
-  const audit = useQuery({
-    queryKey: ["audit", url.search],
-    queryFn: () => api<AuditResponse>(`/audit${url.search}`),
-    placeholderData: keepPreviousData,
+  const list = usePagedList<typeof auditListQuerySchema, AuditResponse>({
+    schema: auditListQuerySchema,
+    key: ["audit"],
+    path: "/audit",
+    refreshMs: false,
   });
-  const refine = (changes: Record<string, string | undefined>) =>
-    url.set({ ...changes, after: undefined, before: undefined });
+  const { url, page: audit, refine } = list;
+  const query = url.value;
   const filtered =
     query.action !== undefined ||
     query.actor !== undefined ||
@@ -93,11 +90,7 @@ export function AuditLog() {
           </button>
         ) : null}
       </ListToolbar>
-      {url.invalid.length > 0 ? (
-        <div className="notice info">
-          Ignored from the address: {url.invalid.join(", ")} (not a valid value).
-        </div>
-      ) : null}
+      <IgnoredParams invalid={url.invalid} />
       <ErrorNote error={audit.error} />
       {audit.isPending ? (
         <Loading label="Loading the audit log…" />
@@ -108,7 +101,17 @@ export function AuditLog() {
             : "No changes yet. Edits to plans and customers appear here."}
         </Empty>
       ) : data ? (
-        <div aria-busy={audit.isFetching && audit.isPlaceholderData}>
+        <PagedRows
+          list={list}
+          page={data}
+          shown={data.entries.length}
+          pager={{
+            label: "Audit log pages",
+            noun: ["change", "changes"],
+            prevLabel: "Newer",
+            nextLabel: "Older",
+          }}
+        >
           <DataTable
             caption="Audit log"
             columns={AUDIT_COLUMNS}
@@ -116,19 +119,7 @@ export function AuditLog() {
             getRowId={(e) => String(e.id)}
             sorted={{ column: "when", direction: "descending" }}
           />
-          <CursorPager
-            label="Audit log pages"
-            total={data.total}
-            shown={data.entries.length}
-            noun={["change", "changes"]}
-            prev={data.prev}
-            next={data.next}
-            prevLabel="Newer"
-            nextLabel="Older"
-            busy={audit.isFetching}
-            onPage={(cursor) => url.set({ after: cursor.after, before: cursor.before }, "push")}
-          />
-        </div>
+        </PagedRows>
       ) : null}
     </>
   );

@@ -36,6 +36,15 @@ export const CHART_COLORS: Record<"light" | "dark", ChartColors> = {
   },
 };
 
+/**
+ * DECISION_SERIES are a decisions chart's stacked series, allowed below denied: the data key
+ * (also the key of its colour) and the name its key and tooltip show.
+ */
+export const DECISION_SERIES = [
+  { key: "allowed", name: "Allowed" },
+  { key: "denied", name: "Denied" },
+] as const;
+
 const DARK = "(prefers-color-scheme: dark)";
 
 function subscribe(onChange: () => void): () => void {

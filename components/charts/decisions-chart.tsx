@@ -1,13 +1,23 @@
 "use client";
 
+import type { ReactNode } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
-import { useChartColors } from "./chart-colors";
+import { axisStyle, timeAxisProps } from "./axis-props";
+import { DECISION_SERIES, useChartColors } from "./chart-colors";
 import { formatCount } from "./number-format";
 import type { Bar as BarPoint } from "./rebin";
+
+/** CountScale is a chart's count axis set by its caller: domain and ticks, in requests. */
+export interface CountScale {
+  domain: [number, number];
+  ticks: number[];
+}
 
 /**
  * DecisionsChart draws allowed and denied decisions per slot as stacked bars on a numeric time
  * axis (`x` is each slot's middle, see `toBars`); ticks and labels are computed by the caller.
+ * The count axis is recharts' own unless `counts` sets it; `children` draw over the bars (a
+ * limit's line) and `caption` goes beneath the chart.
  */
 export function DecisionsChart({
   bars,
@@ -18,6 +28,10 @@ export function DecisionsChart({
   label,
   height = 200,
   legend = true,
+  counts,
+  countsWidth = 44,
+  caption,
+  children,
 }: {
   bars: readonly BarPoint[];
   domain: [number, number];
@@ -28,6 +42,11 @@ export function DecisionsChart({
   height?: number;
   /** legend draws the chart's own key; off where the panel's totals already name the colours. */
   legend?: boolean;
+  counts?: CountScale;
+  /** countsWidth is the count axis's width in px, room for its longest label. */
+  countsWidth?: number;
+  caption?: ReactNode;
+  children?: ReactNode;
 }) {
   const colors = useChartColors();
   return (
@@ -40,22 +59,14 @@ export function DecisionsChart({
         barCategoryGap="10%"
       >
         <CartesianGrid stroke={colors.grid} vertical={false} />
-        <XAxis
-          dataKey="x"
-          type="number"
-          domain={domain}
-          allowDataOverflow
-          ticks={ticks}
-          tickFormatter={formatTick}
-          tick={{ fontSize: 11, fill: colors.tick }}
-          stroke={colors.axis}
-        />
+        <XAxis {...timeAxisProps(colors, { dataKey: "x", domain, ticks, format: formatTick })} />
         <YAxis
           allowDecimals={false}
-          width={44}
+          domain={counts?.domain}
+          ticks={counts?.ticks}
+          width={countsWidth}
           tickFormatter={(n: number) => formatCount(n)}
-          tick={{ fontSize: 11, fill: colors.tick }}
-          stroke={colors.axis}
+          {...axisStyle(colors)}
         />
         <Tooltip
           labelFormatter={(_, payload) =>
@@ -66,21 +77,19 @@ export function DecisionsChart({
           isAnimationActive={false}
         />
         {legend ? <Legend verticalAlign="top" height={26} iconType="square" /> : null}
-        <Bar
-          dataKey="allowed"
-          name="Allowed"
-          stackId="decisions"
-          fill={colors.allowed}
-          isAnimationActive={false}
-        />
-        <Bar
-          dataKey="denied"
-          name="Denied"
-          stackId="decisions"
-          fill={colors.denied}
-          isAnimationActive={false}
-        />
+        {DECISION_SERIES.map(({ key, name }) => (
+          <Bar
+            key={key}
+            dataKey={key}
+            name={name}
+            stackId="decisions"
+            fill={colors[key]}
+            isAnimationActive={false}
+          />
+        ))}
+        {children}
       </BarChart>
+      {caption}
     </figure>
   );
 }

@@ -2,6 +2,7 @@
 
 import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
 import { formatClock } from "@/lib/time-format";
+import { axisStyle, timeAxisProps } from "./axis-props";
 import { useChartColors } from "./chart-colors";
 import { capacityTicks } from "./count-axis";
 import { type LevelPoint, undrawnMs } from "./level-steps";
@@ -47,14 +48,12 @@ export function RemainingChart({
       >
         <CartesianGrid stroke={colors.grid} vertical={false} />
         <XAxis
-          dataKey="t"
-          type="number"
-          domain={domain}
-          allowDataOverflow
-          ticks={liveTicks(now, windowMs)}
-          tickFormatter={(t: number) => formatAgo(t, now)}
-          tick={{ fontSize: 11, fill: colors.tick }}
-          stroke={colors.axis}
+          {...timeAxisProps(colors, {
+            dataKey: "t",
+            domain,
+            ticks: liveTicks(now, windowMs),
+            format: (t) => formatAgo(t, now),
+          })}
         />
         <YAxis
           domain={[0, capacity]}
@@ -62,8 +61,7 @@ export function RemainingChart({
           interval={0}
           width={44}
           tickFormatter={(n: number) => formatCount(n)}
-          tick={{ fontSize: 11, fill: colors.tick }}
-          stroke={colors.axis}
+          {...axisStyle(colors)}
         />
         <Tooltip
           labelFormatter={(t) => formatClock(Number(t))}

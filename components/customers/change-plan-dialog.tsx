@@ -1,13 +1,12 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ErrorNote } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
-import { api } from "@/lib/client/api";
-import type { CustomerListItem, CustomerResponse, PlanListItem } from "@/lib/client/types";
+import type { CustomerListItem, PlanListItem } from "@/lib/client/types";
 import { describePolicyLimits } from "@/lib/format";
 import { OPERATIONS } from "@/lib/vocabulary";
+import { useCustomerPatch } from "./use-customer-patch";
 
 const OPERATION_HEADINGS = { read: "Reads", write: "Writes" } as const;
 
@@ -27,17 +26,9 @@ export function ChangePlanDialog({
   to: PlanListItem;
   onClose: () => void;
 }) {
-  const queryClient = useQueryClient();
   const toast = useToast();
-  const update = useMutation({
-    mutationFn: () =>
-      api<CustomerResponse>(`/customers/${customer.id}`, {
-        method: "PATCH",
-        body: { planId: to.id },
-      }),
-    onSuccess: async ({ customer: next }) => {
-      await queryClient.invalidateQueries({ queryKey: ["customers"] });
-      void queryClient.invalidateQueries({ queryKey: ["plans"] });
+  const update = useCustomerPatch(customer.id, {
+    onPatched: (next) => {
       toast(`${next.name} is now on ${next.planName}. The next API request uses its limits.`);
       onClose();
     },
@@ -50,7 +41,7 @@ export function ChangePlanDialog({
       confirmLabel={update.isPending ? "Working…" : `Move to ${to.name}`}
       tone="primary"
       busy={update.isPending}
-      onConfirm={() => update.mutate()}
+      onConfirm={() => update.mutate({ planId: to.id })}
       onCancel={onClose}
     >
       <p>

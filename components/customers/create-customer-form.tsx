@@ -1,21 +1,25 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
 import { PlanPicker } from "@/components/plans/plan-picker";
-import { Field } from "@/components/ui/field";
+import { CreateActions, NameField } from "@/components/ui/create-form-parts";
 import { ErrorNote } from "@/components/ui/states";
-import { ApiError, api } from "@/lib/client/api";
+import { useCreateForm } from "@/components/ui/use-create-form";
+import { validateWith } from "@/components/ui/validation";
 import type { CreatedCustomerResponse, PlanListItem } from "@/lib/client/types";
-import { type CustomerCreate, customerCreateSchema } from "@/lib/schemas/customer.schema";
-import { type FieldErrors, fieldErrorsOf } from "@/lib/schemas/problem.schema";
+import { customerCreateSchema } from "@/lib/schemas/customer.schema";
+
+/** CustomerFields are the new customer form's fields; no plan until the operator picks one. */
+interface CustomerFields {
+  name: string;
+  planId: number | null;
+}
+
+/** EMPTY is the form as it opens. */
+const EMPTY: CustomerFields = { name: "", planId: null };
 
 /** validate checks the form with the server's own schema, errors by the server's paths. */
-function validate(name: string, planId: number | null) {
-  const parsed = customerCreateSchema.safeParse({ name, planId: planId ?? undefined });
-  return parsed.success
-    ? ({ ok: true, data: parsed.data } as const)
-    : ({ ok: false, errors: fieldErrorsOf(parsed.error) } as const);
+function validate({ name, planId }: CustomerFields) {
+  return validateWith(customerCreateSchema, { name, planId: planId ?? undefined });
 }
 
 /**
@@ -34,72 +38,37 @@ export function CreateCustomerForm({
   onCreated: (created: CreatedCustomerResponse) => void;
   onCancel: () => void;
 }) {
-  const [name, setName] = useState("");
-  const [planId, setPlanId] = useState<number | null>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [checking, setChecking] = useState(false);
-  const create = useMutation({
-    mutationFn: (body: CustomerCreate) =>
-      api<CreatedCustomerResponse>("/customers", { method: "POST", body }),
-    onSuccess: onCreated,
-    onError: (error) => {
-      if (error instanceof ApiError) setErrors(error.errors);
-    },
+  const form = useCreateForm({
+    initial: EMPTY,
+    validate,
+    path: "/customers",
+    onCreated,
   });
-  const change = (nextName: string, nextPlanId: number | null) => {
-    setName(nextName);
-    setPlanId(nextPlanId);
-    if (checking) {
-      const result = validate(nextName, nextPlanId);
-      setErrors(result.ok ? {} : result.errors);
-    }
-  };
-  const fieldError = (path: string) => errors[path]?.[0];
-  const fieldErrors = create.error instanceof ApiError && Object.keys(create.error.errors).length;
+  const { name, planId } = form.values;
+  const fieldError = (path: string) => form.errors[path]?.[0];
   return (
     <form
       className="card create-customer"
       aria-labelledby="new-customer-heading"
       noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        const result = validate(name, planId);
-        setChecking(!result.ok);
-        setErrors(result.ok ? {} : result.errors);
-        if (result.ok) create.mutate(result.data);
-        else create.reset(); // a refused attempt leaves no earlier failure showing
-      }}
+      onSubmit={form.submit}
     >
       <h2 id="new-customer-heading">New customer</h2>
       <div className="row align-start">
-        <Field label="Name" error={fieldError("name")}>
-          {(props) => (
-            <input
-              {...props}
-              value={name}
-              autoComplete="off"
-              // biome-ignore lint/a11y/noAutofocus: the form opens on the operator's click
-              autoFocus
-              onChange={(e) => change(e.target.value, planId)}
-            />
-          )}
-        </Field>
+        <NameField
+          value={name}
+          error={fieldError("name")}
+          onChange={(next) => form.change({ name: next, planId })}
+        />
         <PlanPicker
           plans={plans}
           value={planId}
           error={fieldError("planId")}
-          onChange={(plan) => change(name, plan?.id ?? null)}
+          onChange={(plan) => form.change({ name, planId: plan?.id ?? null })}
         />
-        <div className="row field-actions">
-          <button type="submit" className="btn primary" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create customer"}
-          </button>
-          <button type="button" className="btn" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <CreateActions label="Create customer" pending={form.pending} onCancel={onCancel} />
       </div>
-      {fieldErrors ? null : <ErrorNote error={create.error} />}
+      <ErrorNote error={form.failure} />
     </form>
   );
 }

@@ -1,14 +1,13 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { PlanPicker } from "@/components/plans/plan-picker";
 import { type DataColumn, dataColumns } from "@/components/ui/data-table";
 import { useToast } from "@/components/ui/toast";
-import { api } from "@/lib/client/api";
-import type { CustomerListItem, CustomerResponse, PlanListItem } from "@/lib/client/types";
+import type { CustomerListItem, PlanListItem } from "@/lib/client/types";
 import { ChangePlanDialog } from "./change-plan-dialog";
+import { useCustomerPatch } from "./use-customer-patch";
 
 /** CustomerAction is a change that needs the operator's confirmation first. */
 export type CustomerAction = "suspend" | "rotate" | "delete";
@@ -52,18 +51,9 @@ function PlanCell({ customer, plans }: { customer: CustomerListItem; plans: Plan
 }
 
 function ReactivateButton({ customer }: { customer: CustomerListItem }) {
-  const queryClient = useQueryClient();
   const toast = useToast();
-  const update = useMutation({
-    mutationFn: () =>
-      api<CustomerResponse>(`/customers/${customer.id}`, {
-        method: "PATCH",
-        body: { status: "active" },
-      }),
-    onSuccess: async ({ customer: next }) => {
-      await queryClient.invalidateQueries({ queryKey: ["customers"] });
-      toast(`${next.name} is active again.`);
-    },
+  const update = useCustomerPatch(customer.id, {
+    onPatched: (next) => toast(`${next.name} is active again.`),
     onError: (error) => toast(`Could not reactivate ${customer.name}: ${error.message}`, "error"),
   });
   return (
@@ -72,7 +62,7 @@ function ReactivateButton({ customer }: { customer: CustomerListItem }) {
       className="btn small"
       aria-label={`Reactivate ${customer.name}`}
       disabled={update.isPending}
-      onClick={() => update.mutate()}
+      onClick={() => update.mutate({ status: "active" })}
     >
       Reactivate
     </button>

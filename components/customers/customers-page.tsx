@@ -1,14 +1,14 @@
 "use client";
 
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useCallback, useMemo, useState } from "react";
 import { PlanPicker } from "@/components/plans/plan-picker";
-import { CursorPager } from "@/components/ui/cursor-pager";
 import { DataTable } from "@/components/ui/data-table";
 import { FilterSelect, ListToolbar, SearchField } from "@/components/ui/list-toolbar";
+import { IgnoredParams, PagedRows } from "@/components/ui/paged-list";
 import { Empty, ErrorNote, Loading, PageHeader } from "@/components/ui/states";
-import { useUrlQuery } from "@/components/ui/use-url-query";
+import { usePagedList } from "@/components/ui/use-paged-list";
 import { api } from "@/lib/client/api";
 import type {
   CreatedCustomerResponse,
@@ -45,15 +45,15 @@ const SORTED_COLUMN = {
  * view lives in the URL, so it can be shared. A change refreshes the list at once.
  */
 export function CustomersPage() {
-  const url = useUrlQuery(customerListQuerySchema);
+  const list = usePagedList<typeof customerListQuerySchema, CustomersResponse>({
+    schema: customerListQuerySchema,
+    key: ["customers", "list"],
+    path: "/customers",
+    refreshMs: TRAFFIC_REFRESH_MS,
+  });
+  const { url, page: customers, refine } = list;
   const query = url.value;
   const queryClient = useQueryClient();
-  const customers = useQuery({
-    queryKey: ["customers", "list", url.search],
-    queryFn: () => api<CustomersResponse>(`/customers${url.search}`),
-    placeholderData: keepPreviousData,
-    refetchInterval: TRAFFIC_REFRESH_MS,
-  });
   const plans = useQuery({ queryKey: ["plans"], queryFn: () => api<PlansResponse>("/plans") });
   const [creating, setCreating] = useState(false);
   const [revealed, setRevealed] = useState<{ title: string; apiKey: string; id: number }>();
@@ -70,9 +70,6 @@ export function CustomersPage() {
   );
   const planList = plans.data?.plans ?? [];
   const columns = useMemo(() => customerColumns(planList, onAction), [planList, onAction]);
-  // A filter or sort starts again from the first page.
-  const refine = (changes: Record<string, string | undefined>) =>
-    url.set({ ...changes, after: undefined, before: undefined });
   const filtered = query.q !== undefined || query.plan !== undefined || query.status !== undefined;
   const data = customers.data;
 
@@ -160,11 +157,7 @@ export function CustomersPage() {
           onChange={(sort) => refine({ sort: sort === "newest" ? undefined : sort })}
         />
       </ListToolbar>
-      {url.invalid.length > 0 ? (
-        <div className="notice info">
-          Ignored from the address: {url.invalid.join(", ")} (not a valid value).
-        </div>
-      ) : null}
+      <IgnoredParams invalid={url.invalid} />
       <ErrorNote error={customers.error ?? plans.error} />
       {customers.isPending ? (
         <Loading label="Loading customers…" />
@@ -188,7 +181,12 @@ export function CustomersPage() {
           </Empty>
         )
       ) : data ? (
-        <div aria-busy={customers.isFetching && customers.isPlaceholderData}>
+        <PagedRows
+          list={list}
+          page={data}
+          shown={data.customers.length}
+          pager={{ label: "Customer pages", noun: ["customer", "customers"] }}
+        >
           <DataTable
             caption="Customers"
             columns={columns}
@@ -198,17 +196,7 @@ export function CustomersPage() {
             rowClassName={(c) => (c.status === "suspended" ? "dimmed" : undefined)}
             reflow="wide"
           />
-          <CursorPager
-            label="Customer pages"
-            total={data.total}
-            shown={data.customers.length}
-            noun={["customer", "customers"]}
-            prev={data.prev}
-            next={data.next}
-            busy={customers.isFetching}
-            onPage={(cursor) => url.set({ after: cursor.after, before: cursor.before }, "push")}
-          />
-        </div>
+        </PagedRows>
       ) : null}
       {pending ? (
         <CustomerActionDialog

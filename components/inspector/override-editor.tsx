@@ -7,6 +7,7 @@ import { Field } from "@/components/ui/field";
 import { type DraftErrors, firstErrors } from "@/components/ui/field-errors";
 import { useLeaveGuard } from "@/components/ui/leave-guard";
 import { ADD_BLANK_LIMIT, LimitRows } from "@/components/ui/limit-rows";
+import { Select, unitChoices } from "@/components/ui/select";
 import { ErrorNote } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { ApiError, api } from "@/lib/client/api";
@@ -21,12 +22,14 @@ import {
   draftOfOverride,
   EXPIRY_UNITS,
   type ExpiryDraft,
-  type ExpiryUnit,
   type OverrideDraft,
   overrideOfDraft,
 } from "./override-draft";
 
 type Limits = readonly LimitShape[];
+
+/** EXPIRY_CHOICES offer an expiry's units by their plural name. */
+const EXPIRY_CHOICES = unitChoices(EXPIRY_UNITS);
 
 /**
  * describeExpiry says when an override ends, with the date (it may be days off) and, once the
@@ -205,17 +208,12 @@ export function OverrideEditor({
                 )}
               </Field>
               <div className="field">
-                <select
+                <Select
                   aria-label="Expiry unit"
                   value={draft.expiry.unit}
-                  onChange={(e) => setExpiry({ unit: e.target.value as ExpiryUnit })}
-                >
-                  {EXPIRY_UNITS.map((u) => (
-                    <option key={u.unit} value={u.unit}>
-                      {u.many}
-                    </option>
-                  ))}
-                </select>
+                  choices={EXPIRY_CHOICES}
+                  onChange={(unit) => setExpiry({ unit })}
+                />
               </div>
             </>
           ) : null}

@@ -1,13 +1,14 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { formatCount } from "@/components/charts/number-format";
 import { Stat } from "@/components/ui/stat";
-import { ErrorNote, Loading } from "@/components/ui/states";
+import { Loaded } from "@/components/ui/states";
 import { api } from "@/lib/client/api";
 import type { TrafficResponse } from "@/lib/client/types";
 import { RefusedTable } from "./refused-table";
 import { TrafficChart } from "./traffic-chart";
-import { formatCount, formatShare, sumPoints, xDomain } from "./traffic-chart-data";
+import { formatShare, sumPoints, xDomain } from "./traffic-chart-data";
 
 /**
  * LIVE_WINDOW is the one window of the live view: its cards, its chart and its most-refused
@@ -46,32 +47,25 @@ export function LiveOverview() {
           <h2>Allowed vs denied per second</h2>
           <span className="muted">{LIVE_WINDOW.title}, as the totals above</span>
         </div>
-        <ErrorNote error={live.error} />
-        {live.data ? (
-          <>
-            <TrafficChart
-              points={live.data.points}
-              domain={xDomain(live.data.now, live.data.seconds)}
-            />
-            {totals?.total === 0 ? (
-              <p className="muted chart-note">No API requests in {LIVE_WINDOW.words}.</p>
-            ) : null}
-          </>
-        ) : live.isPending ? (
-          <Loading label="Loading traffic…" />
-        ) : null}
+        <Loaded query={live} label="Loading traffic…">
+          {(data) => (
+            <>
+              <TrafficChart points={data.points} domain={xDomain(data.now, data.seconds)} />
+              {totals?.total === 0 ? (
+                <p className="muted chart-note">No API requests in {LIVE_WINDOW.words}.</p>
+              ) : null}
+            </>
+          )}
+        </Loaded>
       </section>
 
       <section className="card">
         <div className="card-header">
           <h2>Refused most · {LIVE_WINDOW.title.toLowerCase()}</h2>
         </div>
-        <ErrorNote error={live.error} />
-        {live.data ? (
-          <RefusedTable totals={live.data.totals} words={LIVE_WINDOW.words} />
-        ) : live.isPending ? (
-          <Loading />
-        ) : null}
+        <Loaded query={live}>
+          {(data) => <RefusedTable totals={data.totals} words={LIVE_WINDOW.words} />}
+        </Loaded>
       </section>
     </>
   );

@@ -1,7 +1,8 @@
 import Link from "next/link";
+import { formatCount } from "@/components/charts/number-format";
 import { Empty } from "@/components/ui/states";
 import type { TrafficResponse } from "@/lib/client/types";
-import { formatCount, formatShare } from "./traffic-chart-data";
+import { formatShare } from "./traffic-chart-data";
 
 /** REFUSED_ROWS is how many customers the "refused most" table lists. */
 export const REFUSED_ROWS = 10;

@@ -80,11 +80,6 @@ export function formatAgo(t: number, end: number): string {
   return rest === 0 ? `${minutes}m ago` : `${minutes}m ${rest}s ago`;
 }
 
-/** formatCount writes a count with thousands separators: 12345 -> "12,345". */
-export function formatCount(n: number): string {
-  return n.toLocaleString("en-US");
-}
-
 /** formatShare writes a 0..1 share as a percentage with one decimal, or "–" when there is none. */
 export function formatShare(share: number | null): string {
   if (share === null) return "–";

@@ -1,10 +1,15 @@
 "use client";
 
 import { Area, AreaChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
-import { useChartColors } from "@/components/charts/chart-colors";
+import { axisStyle } from "@/components/charts/axis-props";
+import { DECISION_SERIES, useChartColors } from "@/components/charts/chart-colors";
+import { formatCount } from "@/components/charts/number-format";
 import type { TrafficPoint } from "@/lib/client/types";
 import { formatClock } from "@/lib/time-format";
-import { formatAgo, formatCount, xTicks, yAxis } from "./traffic-chart-data";
+import { formatAgo, xTicks, yAxis } from "./traffic-chart-data";
+
+/** FILL_OPACITY is how strongly each series' area is filled: denials a little more, to stand out. */
+const FILL_OPACITY = { allowed: 0.18, denied: 0.25 } as const;
 
 /**
  * TrafficChart draws allowed and denied decisions per second, stacked, over `domain` (ms since
@@ -33,16 +38,14 @@ export function TrafficChart({
         domain={domain}
         ticks={xTicks(domain)}
         tickFormatter={(t: number) => formatAgo(t, domain[1])}
-        tick={{ fontSize: 12, fill: colors.tick }}
-        stroke={colors.axis}
+        {...axisStyle(colors, 12)}
       />
       <YAxis
         domain={y.domain}
         ticks={y.ticks}
         allowDecimals={false}
         tickFormatter={(n: number) => formatCount(n)}
-        tick={{ fontSize: 12, fill: colors.tick }}
-        stroke={colors.axis}
+        {...axisStyle(colors, 12)}
       />
       <Tooltip
         labelFormatter={(t) => formatClock(Number(t))}
@@ -50,26 +53,19 @@ export function TrafficChart({
         isAnimationActive={false}
       />
       <Legend verticalAlign="top" height={28} iconType="square" />
-      <Area
-        type="monotone"
-        dataKey="allowed"
-        name="Allowed"
-        stackId="decisions"
-        stroke={colors.allowed}
-        fill={colors.allowed}
-        fillOpacity={0.18}
-        isAnimationActive={false}
-      />
-      <Area
-        type="monotone"
-        dataKey="denied"
-        name="Denied"
-        stackId="decisions"
-        stroke={colors.denied}
-        fill={colors.denied}
-        fillOpacity={0.25}
-        isAnimationActive={false}
-      />
+      {DECISION_SERIES.map(({ key, name }) => (
+        <Area
+          key={key}
+          type="monotone"
+          dataKey={key}
+          name={name}
+          stackId="decisions"
+          stroke={colors[key]}
+          fill={colors[key]}
+          fillOpacity={FILL_OPACITY[key]}
+          isAnimationActive={false}
+        />
+      ))}
     </AreaChart>
   );
 }

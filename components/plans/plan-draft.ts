@@ -5,6 +5,7 @@ import {
   type OperationLimitDraft,
   periodMsOf,
 } from "@/components/ui/limit-draft";
+import { type Validation, validateWith } from "@/components/ui/validation";
 import type { PlanWithLimits } from "@/lib/client/types";
 import { describePolicyLimits } from "@/lib/format";
 import { limitRowSchema } from "@/lib/schemas/limit.schema";
@@ -14,7 +15,6 @@ import {
   planCreateSchema,
   planUpdateSchema,
 } from "@/lib/schemas/plan.schema";
-import { type FieldErrors, fieldErrorsOf } from "@/lib/schemas/problem.schema";
 import type { LimitRow, Operation, PolicyLimit } from "@/lib/vocabulary";
 
 /** PlanDraft is the plan editor's state, before validation. */
@@ -89,15 +89,9 @@ export function toBody(draft: PlanDraft): PlanBody {
   };
 }
 
-/** Validation is a checked body, or the field errors the server would answer with. */
-export type Validation<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
-
 /** validateCreate checks a new plan with the server's own schema and error paths. */
 export function validateCreate(draft: PlanDraft): Validation<PlanCreate> {
-  const parsed = planCreateSchema.safeParse(toBody(draft));
-  return parsed.success
-    ? { ok: true, data: parsed.data }
-    : { ok: false, errors: fieldErrorsOf(parsed.error) };
+  return validateWith(planCreateSchema, toBody(draft));
 }
 
 function sameLimits(
@@ -119,9 +113,9 @@ function sameLimits(
  * changes nothing is an empty object.
  */
 export function validateUpdate(draft: PlanDraft, saved: PlanWithLimits): Validation<PlanUpdate> {
-  const parsed = planUpdateSchema.safeParse(toBody(draft));
-  if (!parsed.success) return { ok: false, errors: fieldErrorsOf(parsed.error) };
-  const { slug, name, description, limits } = parsed.data;
+  const checked = validateWith(planUpdateSchema, toBody(draft));
+  if (!checked.ok) return checked;
+  const { slug, name, description, limits } = checked.data;
   const changes: PlanUpdate = {};
   if (slug !== undefined && slug !== saved.slug) changes.slug = slug;
   if (name !== undefined && name !== saved.name) changes.name = name;

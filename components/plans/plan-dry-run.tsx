@@ -1,14 +1,13 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ErrorNote, Loading } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
-import { DryRunLimits } from "@/components/usage/dry-run-limits";
-import { RANGE_REFRESH_MS } from "@/components/usage/use-range-now";
+import { DryRunCard, useDryRunReport } from "@/components/usage/dry-run-card";
 import { api } from "@/lib/client/api";
-import type { DryRunResponse, PlanWithLimits, PromoteResponse } from "@/lib/client/types";
+import type { PlanWithLimits, PromoteResponse } from "@/lib/client/types";
 import { countOf, describeLimits } from "@/lib/format";
 import { OPERATIONS } from "@/lib/vocabulary";
 
@@ -29,32 +28,14 @@ export function PlanDryRun({
   plan: PlanWithLimits;
   onPromoted: (plan: PlanWithLimits) => void;
 }) {
-  const report = useQuery({
-    queryKey: planDryRunKey(plan.id),
-    queryFn: () => api<DryRunResponse>(`/plans/${plan.id}/dry-run`),
-    refetchInterval: RANGE_REFRESH_MS,
-  });
+  const report = useDryRunReport(planDryRunKey(plan.id), `/plans/${plan.id}/dry-run`);
   const queryClient = useQueryClient();
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>();
-  const dryRun = plan.limits.filter((l) => l.dryRun);
-
-  if (report.isPending) {
-    return dryRun.length > 0 ? <Loading label="Loading the dry run…" /> : null;
-  }
-  const limits = report.data?.limits ?? [];
-  if (!report.error && limits.length === 0) return null;
-
-  const promote = async () => {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const result = await api<PromoteResponse>(`/plans/${plan.id}/dry-run/promote`, {
-        method: "POST",
-        body: {},
-      });
+  const promote = useMutation({
+    mutationFn: () =>
+      api<PromoteResponse>(`/plans/${plan.id}/dry-run/promote`, { method: "POST", body: {} }),
+    onSuccess: (result) => {
       setConfirming(false);
       onPromoted(result.plan);
       void queryClient.invalidateQueries({ queryKey: planDryRunKey(plan.id) });
@@ -63,24 +44,22 @@ export function PlanDryRun({
       toast(
         `${countOf(result.promoted, "limit")} enforced. The next API request obeys ${result.promoted === 1 ? "it" : "them"}.`,
       );
-    } catch (e) {
-      setFailure(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const dryRun = plan.limits.filter((l) => l.dryRun);
+
+  if (report.isPending) {
+    return dryRun.length > 0 ? <Loading label="Loading the dry run…" /> : null;
+  }
+  const limits = report.data?.limits ?? [];
+  if (!report.error && limits.length === 0) return null;
 
   return (
-    <section className="card" aria-labelledby="dry-run-heading">
-      <div className="card-header">
-        <h2 id="dry-run-heading">Dry run</h2>
-        <span className="muted">the last 24 h; every request was answered as before</span>
-      </div>
-      <ErrorNote error={report.error} />
-      <DryRunLimits
-        limits={limits}
-        range={{ fromMs: report.data?.fromMs ?? 0, toMs: report.data?.toMs ?? 0 }}
-      />
+    <DryRunCard
+      headingId="dry-run-heading"
+      note="the last 24 h; every request was answered as before"
+      report={report}
+    >
       {dryRun.length > 0 ? (
         <div className="row">
           <button type="button" className="btn primary" onClick={() => setConfirming(true)}>
@@ -96,8 +75,8 @@ export function PlanDryRun({
           title="Enforce the dry-run limits?"
           confirmLabel="Promote to enforced"
           tone="primary"
-          busy={busy}
-          onConfirm={() => void promote()}
+          busy={promote.isPending}
+          onConfirm={() => promote.mutate()}
           onCancel={() => setConfirming(false)}
         >
           <p>
@@ -111,9 +90,9 @@ export function PlanDryRun({
             . A customer that has used up a limit in the dry run is refused at once. Unsaved edits
             in the form below are discarded.
           </p>
-          <ErrorNote error={failure} />
+          <ErrorNote error={promote.error} />
         </ConfirmDialog>
       ) : null}
-    </section>
+    </DryRunCard>
   );
 }

@@ -8,9 +8,10 @@ import { useLeaveGuard } from "@/components/ui/leave-guard";
 import { limitDraft, type OperationLimitDraft } from "@/components/ui/limit-draft";
 import { type LimitAdd, LimitRows } from "@/components/ui/limit-rows";
 import { ErrorNote } from "@/components/ui/states";
+import type { Validation } from "@/components/ui/validation";
 import { ApiError } from "@/lib/client/api";
 import type { FieldErrors } from "@/lib/schemas/problem.schema";
-import { limitsInWords, type PlanDraft, sameDraft, slugify, type Validation } from "./plan-draft";
+import { limitsInWords, type PlanDraft, sameDraft, slugify } from "./plan-draft";
 
 /** ADD_LIMITS are the plan editor's add buttons: a read or a write limit, 10 per second. */
 const ADD_LIMITS: readonly LimitAdd<OperationLimitDraft>[] = [

@@ -1,16 +1,11 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
-import { Field } from "@/components/ui/field";
+import { CreateActions, NameField } from "@/components/ui/create-form-parts";
 import { ErrorNote } from "@/components/ui/states";
-import { ApiError, api } from "@/lib/client/api";
+import { useCreateForm } from "@/components/ui/use-create-form";
+import { validateWith } from "@/components/ui/validation";
 import type { CreatedServiceTokenResponse } from "@/lib/client/service-token-types";
-import { type FieldErrors, fieldErrorsOf } from "@/lib/schemas/problem.schema";
-import {
-  type ServiceTokenCreate,
-  serviceTokenCreateSchema,
-} from "@/lib/schemas/service-token.schema";
+import { serviceTokenCreateSchema } from "@/lib/schemas/service-token.schema";
 import { SERVICE_TOKEN_SCOPES, type ServiceTokenScope } from "@/lib/vocabulary";
 import styles from "./service-tokens.module.css";
 
@@ -20,11 +15,18 @@ const SCOPE_HELP: Record<ServiceTokenScope, string> = {
   peek: "only ask whether a request would pass, never take",
 };
 
-function validate(name: string, scopes: ServiceTokenScope[]) {
-  const parsed = serviceTokenCreateSchema.safeParse({ name, scopes });
-  return parsed.success
-    ? ({ ok: true, data: parsed.data } as const)
-    : ({ ok: false, errors: fieldErrorsOf(parsed.error) } as const);
+/** TokenFields are the new token form's fields. */
+interface TokenFields {
+  name: string;
+  scopes: ServiceTokenScope[];
+}
+
+/** EMPTY is the form as it opens: a token that decides. */
+const EMPTY: TokenFields = { name: "", scopes: ["decide"] };
+
+/** validate checks the form with the server's own schema, errors by the server's paths. */
+function validate(fields: TokenFields) {
+  return validateWith(serviceTokenCreateSchema, fields);
 }
 
 /**
@@ -38,65 +40,25 @@ export function CreateTokenForm({
   onCreated: (created: CreatedServiceTokenResponse) => void;
   onCancel: () => void;
 }) {
-  const [name, setName] = useState("");
-  const [scopes, setScopes] = useState<ServiceTokenScope[]>(["decide"]);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [checking, setChecking] = useState(false);
-  const create = useMutation({
-    mutationFn: (body: ServiceTokenCreate) =>
-      api<CreatedServiceTokenResponse>("/service-tokens", { method: "POST", body }),
-    onSuccess: onCreated,
-    onError: (error) => {
-      if (error instanceof ApiError) setErrors(error.errors);
-    },
-  });
-  const change = (nextName: string, nextScopes: ServiceTokenScope[]) => {
-    setName(nextName);
-    setScopes(nextScopes);
-    if (checking) {
-      const result = validate(nextName, nextScopes);
-      setErrors(result.ok ? {} : result.errors);
-    }
-  };
+  const form = useCreateForm({ initial: EMPTY, validate, path: "/service-tokens", onCreated });
+  const { name, scopes } = form.values;
   const toggle = (scope: ServiceTokenScope, on: boolean) =>
-    change(
+    form.change({
       name,
-      SERVICE_TOKEN_SCOPES.filter((s) => (s === scope ? on : scopes.includes(s))),
-    );
-  const scopeError = errors.scopes?.[0] ?? errors["scopes.0"]?.[0];
-  const fieldErrors = create.error instanceof ApiError && Object.keys(create.error.errors).length;
+      scopes: SERVICE_TOKEN_SCOPES.filter((s) => (s === scope ? on : scopes.includes(s))),
+    });
+  const scopeError = form.errors.scopes?.[0] ?? form.errors["scopes.0"]?.[0];
   return (
-    <form
-      className="card"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        const result = validate(name, scopes);
-        setChecking(!result.ok);
-        setErrors(result.ok ? {} : result.errors);
-        if (result.ok) create.mutate(result.data);
-        else create.reset();
-      }}
-    >
+    <form className="card" noValidate onSubmit={form.submit}>
       <h2>New service token</h2>
       <div className="row align-start">
         <div className={styles.nameField}>
-          <Field
-            label="Name"
-            error={errors.name?.[0]}
+          <NameField
+            value={name}
+            error={form.errors.name?.[0]}
             hint="Which service uses it, e.g. “checkout-api”."
-          >
-            {(props) => (
-              <input
-                {...props}
-                value={name}
-                autoComplete="off"
-                // biome-ignore lint/a11y/noAutofocus: the form opens on the operator's click
-                autoFocus
-                onChange={(e) => change(e.target.value, scopes)}
-              />
-            )}
-          </Field>
+            onChange={(next) => form.change({ name: next, scopes })}
+          />
         </div>
         <fieldset
           className={styles.scopes}
@@ -121,16 +83,9 @@ export function CreateTokenForm({
             </span>
           ) : null}
         </fieldset>
-        <div className="row field-actions">
-          <button type="submit" className="btn primary" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create token"}
-          </button>
-          <button type="button" className="btn" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <CreateActions label="Create token" pending={form.pending} onCancel={onCancel} />
       </div>
-      {fieldErrors ? null : <ErrorNote error={create.error} />}
+      <ErrorNote error={form.failure} />
     </form>
   );
 }

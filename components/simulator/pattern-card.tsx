@@ -2,9 +2,10 @@
 
 import { Field } from "@/components/ui/field";
 import type { DraftErrors } from "@/components/ui/field-errors";
+import { Select } from "@/components/ui/select";
 import { MAX_COST } from "@/lib/schemas/cost.schema";
 import { MAX_SIMULATED_REQUESTS } from "@/lib/simulator/pattern";
-import { PATTERN_KINDS, type PatternDraft, type PatternKind } from "./pattern-draft";
+import { PATTERN_KINDS, type PatternDraft } from "./pattern-draft";
 import styles from "./simulator.module.css";
 
 function NumberField({
@@ -72,17 +73,12 @@ export function PatternCard({
       <div className={styles.fields}>
         <Field label="Pattern">
           {(props) => (
-            <select
+            <Select
               {...props}
               value={draft.kind}
-              onChange={(e) => set({ kind: e.target.value as PatternKind })}
-            >
-              {PATTERN_KINDS.map((k) => (
-                <option key={k.kind} value={k.kind}>
-                  {k.label}
-                </option>
-              ))}
-            </select>
+              choices={PATTERN_KINDS}
+              onChange={(kind) => set({ kind })}
+            />
           )}
         </Field>
         <NumberField

@@ -1,5 +1,6 @@
 import { type DraftErrors, errorsByPath } from "@/components/ui/field-errors";
 import { type LimitDraft, policyLimitOfDraft } from "@/components/ui/limit-draft";
+import type { Choice } from "@/components/ui/select";
 import { countOf } from "@/lib/format";
 import { type Pattern, parseTimestamps } from "@/lib/simulator/pattern";
 import { type SimulationInput, simulationSchema } from "@/lib/simulator/simulation.schema";
@@ -8,11 +9,11 @@ import { type SimulationInput, simulationSchema } from "@/lib/simulator/simulati
 export type PatternKind = Pattern["kind"];
 
 /** PATTERN_KINDS label the pattern kinds for the picker. */
-export const PATTERN_KINDS: { kind: PatternKind; label: string }[] = [
-  { kind: "steady", label: "Steady rate" },
-  { kind: "bursts", label: "Bursts" },
-  { kind: "ramp", label: "Ramp" },
-  { kind: "timestamps", label: "Pasted timestamps" },
+export const PATTERN_KINDS: Choice<PatternKind>[] = [
+  { value: "steady", label: "Steady rate" },
+  { value: "bursts", label: "Bursts" },
+  { value: "ramp", label: "Ramp" },
+  { value: "timestamps", label: "Pasted timestamps" },
 ];
 
 /** PatternDraft is the pattern form as typed: every kind's fields, as text. */

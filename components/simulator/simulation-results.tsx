@@ -64,6 +64,28 @@ function neverPassesNote(cost: number, tooLarge: readonly LimitShape[]): string 
   return `A cost of ${formatCount(cost)} can never pass ${limits}: the server answers 413 to every such request, however long it waits.`;
 }
 
+/** Figure is one of a run's totals: its value (written) under its label, in the series' colour if given. */
+function Figure({
+  label,
+  value,
+  className,
+  testId,
+}: {
+  label: string;
+  value: string;
+  className?: string;
+  testId: string;
+}) {
+  return (
+    <dl className="stat">
+      <dt>{label}</dt>
+      <dd className={className} data-testid={testId}>
+        {value}
+      </dd>
+    </dl>
+  );
+}
+
 /** STALE_ID names the note that marks a result as older than the fields above it. */
 const STALE_ID = "sim-stale";
 
@@ -107,26 +129,24 @@ export function SimulationResults({
         starts full.
       </p>
       <div className={styles.stats}>
-        <dl className="stat">
-          <dt>Requests</dt>
-          <dd data-testid="sim-requests">{formatCount(totals.requests)}</dd>
-        </dl>
-        <dl className="stat">
-          <dt>Allowed</dt>
-          <dd className={styles.allowed} data-testid="sim-allowed">
-            {formatCount(totals.allowed)}
-          </dd>
-        </dl>
-        <dl className="stat">
-          <dt>Denied</dt>
-          <dd className={styles.denied} data-testid="sim-denied">
-            {formatCount(totals.denied)}
-          </dd>
-        </dl>
-        <dl className="stat">
-          <dt>Allowed share</dt>
-          <dd data-testid="sim-allowed-share">{formatShare(totals.allowedShare)}</dd>
-        </dl>
+        <Figure label="Requests" value={formatCount(totals.requests)} testId="sim-requests" />
+        <Figure
+          label="Allowed"
+          value={formatCount(totals.allowed)}
+          className={styles.allowed}
+          testId="sim-allowed"
+        />
+        <Figure
+          label="Denied"
+          value={formatCount(totals.denied)}
+          className={styles.denied}
+          testId="sim-denied"
+        />
+        <Figure
+          label="Allowed share"
+          value={formatShare(totals.allowedShare)}
+          testId="sim-allowed-share"
+        />
       </div>
       {neverPasses ? (
         <p className="notice error" data-testid="sim-never-passes">

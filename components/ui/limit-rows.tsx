@@ -5,13 +5,17 @@ import { PERIOD_UNITS } from "@/lib/format";
 import { MAX_COUNT } from "@/lib/schemas/limit.schema";
 import type { Operation } from "@/lib/vocabulary";
 import type { DraftErrors } from "./field-errors";
-import { blankDraft, type LimitDraft, type PeriodUnit } from "./limit-draft";
+import { blankDraft, type LimitDraft } from "./limit-draft";
 import styles from "./limit-rows.module.css";
+import { type Choice, Select, unitChoices } from "./select";
 
-const OPERATIONS: { value: Operation; label: string }[] = [
+const OPERATIONS: Choice<Operation>[] = [
   { value: "read", label: "Read" },
   { value: "write", label: "Write" },
 ];
+
+/** UNIT_CHOICES offer a period's units by their plural name. */
+const UNIT_CHOICES = unitChoices(PERIOD_UNITS);
 
 /** MAX_LIMIT_ROWS mirrors the schemas' "At most 20 limits". */
 const MAX_LIMIT_ROWS = 20;
@@ -149,18 +153,13 @@ function LimitRow({
       <tr>
         {withOperation ? (
           <td>
-            <select
+            <Select
               aria-label={`Operation for limit ${n}`}
-              value={row.operation}
-              onChange={(e) => onChange({ operation: e.target.value as Operation })}
+              value={row.operation ?? "read"}
+              choices={OPERATIONS}
+              onChange={(operation) => onChange({ operation })}
               {...invalid(opError ?? rowError, opError ? "op" : "row")}
-            >
-              {OPERATIONS.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
+            />
             <RowError id={`${id}-op`} message={opError} />
           </td>
         ) : null}
@@ -193,18 +192,13 @@ function LimitRow({
               onChange={(e) => onChange({ amount: e.target.value })}
               {...invalid(periodError, "period")}
             />
-            <select
+            <Select
               aria-label={`Unit for limit ${n}`}
               className={styles.unit}
               value={row.unit}
-              onChange={(e) => onChange({ unit: e.target.value as PeriodUnit })}
-            >
-              {PERIOD_UNITS.map((u) => (
-                <option key={u.unit} value={u.unit}>
-                  {u.many}
-                </option>
-              ))}
-            </select>
+              choices={UNIT_CHOICES}
+              onChange={(unit) => onChange({ unit })}
+            />
           </div>
           <RowError id={`${id}-period`} message={periodError} />
         </td>

@@ -1,6 +1,8 @@
 "use client";
 
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { EntryInput } from "./entry-input";
+import { type Choice, Select } from "./select";
 
 /** SEARCH_DEBOUNCE_MS is how long typing pauses before a search is sent. */
 export const SEARCH_DEBOUNCE_MS = 250;
@@ -52,20 +54,15 @@ export function SearchField({
   return (
     <div className="toolbar-field grow">
       <label htmlFor={id}>{label}</label>
-      <input
+      <EntryInput
         id={id}
         type="search"
         value={text}
         placeholder={placeholder}
-        autoComplete="off"
-        spellCheck={false}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === "Enter") {
-            e.preventDefault();
-            sent.current = text;
-            latest.current(text);
-          }
+        onText={setText}
+        onEnter={() => {
+          sent.current = text;
+          latest.current(text);
         }}
       />
     </div>
@@ -83,21 +80,19 @@ export function FilterSelect({
   label: string;
   value: string;
   anyLabel?: string;
-  options: readonly { value: string; label: string }[];
+  options: readonly Choice<string>[];
   onChange: (value: string) => void;
 }) {
   const id = useId();
   return (
     <div className="toolbar-field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
-        {anyLabel ? <option value="">{anyLabel}</option> : null}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
+      <Select
+        id={id}
+        value={value}
+        choices={anyLabel ? [{ value: "", label: anyLabel }, ...options] : options}
+        onChange={onChange}
+      />
     </div>
   );
 }

@@ -51,3 +51,36 @@ export function PageHeader({
     </div>
   );
 }
+
+/** QueryState is what Loaded reads of a query: its failure, its data once come, whether it first loads. */
+export interface QueryState<T> {
+  error: unknown;
+  data: T | undefined;
+  isPending: boolean;
+}
+
+/**
+ * Loaded shows a query where its answer goes: its failure, then `children` of its data once the
+ * data has come (the last data stays while a refresh fails), or a spinner named `label` while
+ * it first loads.
+ */
+export function Loaded<T>({
+  query,
+  label,
+  children,
+}: {
+  query: QueryState<T>;
+  label?: string;
+  children: (data: T) => ReactNode;
+}) {
+  return (
+    <>
+      <ErrorNote error={query.error} />
+      {query.data !== undefined ? (
+        children(query.data)
+      ) : query.isPending ? (
+        <Loading label={label} />
+      ) : null}
+    </>
+  );
+}

@@ -8,6 +8,7 @@ import {
   TIME_INPUT_ERROR,
   TIME_INPUT_FORMAT,
 } from "@/lib/time-format";
+import { EntryInput } from "./entry-input";
 import { useInBrowser } from "./use-in-browser";
 
 /**
@@ -64,23 +65,16 @@ export function TimeField({
           · 24-hour{inBrowser ? `, ${formatZone(value ?? Date.now())}` : ""}
         </span>
       </label>
-      <input
+      <EntryInput
         id={id}
         type="text"
         value={text}
         placeholder={TIME_INPUT_FORMAT}
-        autoComplete="off"
-        spellCheck={false}
         aria-invalid={invalid}
         aria-describedby={invalid ? `${id}-error` : undefined}
-        onChange={(e) => setText(e.target.value)}
+        onText={setText}
         onBlur={commit}
-        onKeyDown={(e) => {
-          if (e.key === "Enter") {
-            e.preventDefault();
-            commit();
-          }
-        }}
+        onEnter={commit}
       />
       {invalid ? (
         <span id={`${id}-error`} className="field-error" role="alert">

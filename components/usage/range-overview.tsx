@@ -1,11 +1,10 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { formatCount, formatShare } from "@/components/charts/number-format";
+import { HeadedCard } from "@/components/ui/card";
 import { Stat } from "@/components/ui/stat";
-import { ErrorNote, Loading } from "@/components/ui/states";
+import { Loaded } from "@/components/ui/states";
 import { ZoneName } from "@/components/ui/zone-name";
-import { api } from "@/lib/client/api";
 import type {
   NearLimitResponse,
   PlansUsageResponse,
@@ -16,26 +15,11 @@ import { formatDateMinute } from "@/lib/time-format";
 import { decisionsOf } from "@/lib/vocabulary";
 import styles from "./usage.module.css";
 import { UsageChart } from "./usage-chart";
-import { combineSeries, describeTooLarge, nearLimitNote } from "./usage-data";
-import {
-  formatStepTick,
-  RANGE_SPECS,
-  type RollupRange,
-  rangeQuery,
-  stepTicks,
-  usageSearch,
-} from "./usage-range";
+import { describeTooLarge, nearLimitNote } from "./usage-data";
+import { RANGE_SPECS, type RollupRange, rangeQuery, usageSearch } from "./usage-range";
 import { NearLimitTable, PlansUsageTable, TopCustomersTable } from "./usage-tables";
-import { RANGE_REFRESH_MS, useRangeNow } from "./use-range-now";
-
-function useRangeData<T>(key: string, path: string) {
-  return useQuery({
-    queryKey: ["usage", key, path],
-    queryFn: () => api<T>(path),
-    placeholderData: keepPreviousData,
-    refetchInterval: RANGE_REFRESH_MS,
-  });
-}
+import { useRangeData } from "./use-range-data";
+import { useRangeNow } from "./use-range-now";
 
 /**
  * RangeOverview is the overview over a past range, read from the usage rollups: totals, allowed
@@ -53,7 +37,6 @@ export function RangeOverview({ range }: { range: RollupRange }) {
   const near = useRangeData<NearLimitResponse>("near", `/usage/near-limit?${search}&limit=50`);
   const totals = usage.data?.totals;
   const all = totals ? decisionsOf(totals) : 0;
-  const points = usage.data ? combineSeries(usage.data.series) : [];
 
   return (
     <>
@@ -82,95 +65,71 @@ export function RangeOverview({ range }: { range: RollupRange }) {
         </p>
       ) : null}
 
-      <section className="card" aria-labelledby="range-chart-heading">
-        <div className="card-header">
-          <h2 id="range-chart-heading">
-            Allowed vs denied per {usage.data?.granularity ?? "step"}
-          </h2>
-          <span className="muted">
+      <HeadedCard
+        headingId="range-chart-heading"
+        title={`Allowed vs denied per ${usage.data?.granularity ?? "step"}`}
+        note={
+          <>
             {spec.words}, times in <ZoneName at={now} className={styles.zone} />
-          </span>
-        </div>
-        <ErrorNote error={usage.error} />
-        {usage.data ? (
-          <>
-            <UsageChart
-              points={points}
-              stepMs={usage.data.stepMs}
-              domain={[usage.data.fromMs, usage.data.toMs]}
-              ticks={stepTicks(usage.data.fromMs, usage.data.toMs, usage.data.stepMs)}
-              formatTick={(t) => formatStepTick(t, range)}
-              label={`Allowed and denied decisions per ${usage.data.granularity}, ${spec.words}`}
-            />
-            {all === 0 ? (
-              <p className="muted chart-note">No API requests in {spec.words}.</p>
-            ) : null}
           </>
-        ) : usage.isPending ? (
-          <Loading label="Loading usage…" />
-        ) : null}
-      </section>
+        }
+      >
+        <Loaded query={usage} label="Loading usage…">
+          {(data) => (
+            <>
+              <UsageChart
+                data={data}
+                range={range}
+                label={`Allowed and denied decisions per ${data.granularity}, ${spec.words}`}
+              />
+              {all === 0 ? (
+                <p className="muted chart-note">No API requests in {spec.words}.</p>
+              ) : null}
+            </>
+          )}
+        </Loaded>
+      </HeadedCard>
 
-      <section className="card" aria-labelledby="plans-heading">
-        <div className="card-header">
-          <h2 id="plans-heading">Per plan</h2>
-          <span className="muted">{spec.words}</span>
-        </div>
-        <ErrorNote error={plans.error} />
-        {plans.data ? (
-          <PlansUsageTable plans={plans.data.plans} words={spec.words} />
-        ) : plans.isPending ? (
-          <Loading />
-        ) : null}
-      </section>
+      <HeadedCard headingId="plans-heading" title="Per plan" note={spec.words}>
+        <Loaded query={plans}>
+          {(data) => <PlansUsageTable plans={data.plans} words={spec.words} />}
+        </Loaded>
+      </HeadedCard>
 
-      <section className="card" aria-labelledby="near-heading">
-        <div className="card-header">
-          <h2 id="near-heading">Customers near their limit</h2>
-          <span className="muted">
-            peak use of 80% or more of a limit, or refused, {spec.words}
-          </span>
-        </div>
-        <ErrorNote error={near.error} />
-        {near.data ? (
-          <>
-            <NearLimitTable
-              customers={near.data.customers}
-              words={spec.words}
-              resolutionMs={near.data.resolutionMs}
-            />
-            <NearLimitNote near={near.data} />
-          </>
-        ) : near.isPending ? (
-          <Loading />
-        ) : null}
-      </section>
+      <HeadedCard
+        headingId="near-heading"
+        title="Customers near their limit"
+        note={`peak use of 80% or more of a limit, or refused, ${spec.words}`}
+      >
+        <Loaded query={near}>
+          {(data) => (
+            <>
+              <NearLimitTable
+                customers={data.customers}
+                words={spec.words}
+                resolutionMs={data.resolutionMs}
+              />
+              <NearLimitNote near={data} />
+            </>
+          )}
+        </Loaded>
+      </HeadedCard>
 
       <div className={`grid cols-2 ${styles.tables}`}>
-        <section className="card" aria-labelledby="top-denials-heading">
-          <div className="card-header">
-            <h2 id="top-denials-heading">Refused most</h2>
-            <span className="muted">{spec.words}</span>
-          </div>
-          <ErrorNote error={top.error} />
-          {top.data ? (
-            <TopCustomersTable rows={top.data.byDenials} by="denials" words={spec.words} />
-          ) : top.isPending ? (
-            <Loading />
-          ) : null}
-        </section>
-        <section className="card" aria-labelledby="top-usage-heading">
-          <div className="card-header">
-            <h2 id="top-usage-heading">Using most</h2>
-            <span className="muted">tokens taken, {spec.words}</span>
-          </div>
-          <ErrorNote error={top.error} />
-          {top.data ? (
-            <TopCustomersTable rows={top.data.byUsage} by="usage" words={spec.words} />
-          ) : top.isPending ? (
-            <Loading />
-          ) : null}
-        </section>
+        <HeadedCard headingId="top-denials-heading" title="Refused most" note={spec.words}>
+          <Loaded query={top}>
+            {(data) => <TopCustomersTable rows={data.byDenials} by="denials" words={spec.words} />}
+          </Loaded>
+        </HeadedCard>
+        <HeadedCard
+          headingId="top-usage-heading"
+          title="Using most"
+          note={`tokens taken, ${spec.words}`}
+        >
+          <Loaded query={top}>
+            {(data) => <TopCustomersTable rows={data.byUsage} by="usage" words={spec.words} />}
+          </Loaded>
+        </HeadedCard>
       </div>
     </>
   );

@@ -1,24 +1,17 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { ErrorNote, Loading } from "@/components/ui/states";
+import { HeadedCard } from "@/components/ui/card";
+import { Loaded } from "@/components/ui/states";
 import { ZoneName } from "@/components/ui/zone-name";
-import { api } from "@/lib/client/api";
 import type { UsageResponse } from "@/lib/client/types";
 import { decisionsOf } from "@/lib/vocabulary";
 import styles from "./usage.module.css";
 import { UsageChart } from "./usage-chart";
-import { combineSeries, describeTooLarge } from "./usage-data";
-import {
-  formatStepTick,
-  RANGE_SPECS,
-  type RollupRange,
-  rangeQuery,
-  stepTicks,
-  usageSearch,
-} from "./usage-range";
-import { RANGE_REFRESH_MS, useRangeNow } from "./use-range-now";
+import { describeTooLarge } from "./usage-data";
+import { RANGE_SPECS, type RollupRange, rangeQuery, usageSearch } from "./usage-range";
+import { useRangeData } from "./use-range-data";
+import { useRangeNow } from "./use-range-now";
 
 /** UsageFilters narrow a usage series: one customer's, or the traffic made on one plan. */
 export type UsageFilters = { customerId: number } | { planId: number };
@@ -31,15 +24,7 @@ export function useScopedUsage(range: RollupRange, filters: UsageFilters & { ope
   const now = useRangeNow();
   const query = rangeQuery(range, now);
   const path = `/usage?${usageSearch(query, filters, true)}`;
-  return {
-    now,
-    usage: useQuery({
-      queryKey: ["usage", "series", path],
-      queryFn: () => api<UsageResponse>(path),
-      placeholderData: keepPreviousData,
-      refetchInterval: RANGE_REFRESH_MS,
-    }),
-  };
+  return { now, usage: useRangeData<UsageResponse>("series", path) };
 }
 
 /**
@@ -71,37 +56,35 @@ export function UsageCard({
   const totals = data?.totals;
   const all = totals ? decisionsOf(totals) : 0;
   return (
-    <section className="card" aria-labelledby={headingId}>
-      <div className="card-header">
-        <h2 id={headingId}>{title}</h2>
-        <span className="muted">
-          {spec.words}, times in <ZoneName at={now} className={styles.zone} />
-        </span>
-      </div>
-      <ErrorNote error={usage.error} />
-      {data ? (
+    <HeadedCard
+      headingId={headingId}
+      title={title}
+      note={
         <>
-          {summary?.(data)}
-          {data.totals.tooLarge > 0 ? (
-            <p className="muted small" data-testid="too-large-note">
-              {describeTooLarge(data.totals.tooLarge)}.
-            </p>
-          ) : null}
-          <UsageChart
-            points={combineSeries(data.series)}
-            stepMs={data.stepMs}
-            domain={[data.fromMs, data.toMs]}
-            ticks={stepTicks(data.fromMs, data.toMs, data.stepMs)}
-            formatTick={(t) => formatStepTick(t, range)}
-            label={`${title}: allowed and denied per ${data.granularity}, ${spec.words}`}
-            allowance={allowance?.(data.stepMs)}
-            height={220}
-          />
-          {all === 0 ? <p className="muted chart-note">{empty}</p> : null}
+          {spec.words}, times in <ZoneName at={now} className={styles.zone} />
         </>
-      ) : usage.isPending ? (
-        <Loading label="Loading usage…" />
-      ) : null}
-    </section>
+      }
+    >
+      <Loaded query={usage} label="Loading usage…">
+        {(data) => (
+          <>
+            {summary?.(data)}
+            {data.totals.tooLarge > 0 ? (
+              <p className="muted small" data-testid="too-large-note">
+                {describeTooLarge(data.totals.tooLarge)}.
+              </p>
+            ) : null}
+            <UsageChart
+              data={data}
+              range={range}
+              label={`${title}: allowed and denied per ${data.granularity}, ${spec.words}`}
+              allowance={allowance?.(data.stepMs)}
+              height={220}
+            />
+            {all === 0 ? <p className="muted chart-note">{empty}</p> : null}
+          </>
+        )}
+      </Loaded>
+    </HeadedCard>
   );
 }

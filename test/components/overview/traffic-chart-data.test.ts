@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { formatCount } from "@/components/charts/number-format";
 import {
   formatAgo,
-  formatCount,
   formatShare,
   niceCeiling,
   sumPoints,
