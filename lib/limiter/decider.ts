@@ -1,7 +1,7 @@
 import type { BucketStore } from "./bucket-store";
 import type { Clock } from "./clock";
-import type { BucketDetails, DebugDetails, Details, WaitOptions } from "./types";
-import { waitUntilAllowed } from "./wait";
+import { assertTokens, MethodSet, type SyncResults } from "./method-set";
+import type { BucketDetails, DebugDetails, Details } from "./types";
 
 /**
  * Gathered is a decision's working set: the (bucket store, key) pairs of one input, with the
@@ -44,19 +44,13 @@ export class Gathered {
   }
 }
 
-/** assertTokens throws a RangeError unless `n` is a non-negative safe integer. */
-export function assertTokens(n: number): void {
-  if (!Number.isSafeInteger(n) || n < 0) {
-    throw new RangeError(`n must be a non-negative integer, got ${n}`);
-  }
-}
-
 /**
- * Decider implements the method set shared by a Limiter and a combination of limiters, on top
- * of `gather`, which lists the buckets an input touches.
+ * Decider implements the method set (MethodSet) shared by a Limiter and a combination of
+ * limiters, synchronously, over in-memory buckets: on top of `gather`, which lists the buckets
+ * an input touches, it checks them and consumes from them.
  */
-export abstract class Decider<I> {
-  protected abstract readonly clock: Clock;
+export abstract class Decider<I> extends MethodSet<I, SyncResults> {
+  protected abstract override readonly clock: Clock;
   protected readonly gathered = new Gathered();
 
   /** gather lists the input's buckets into `into`, in order: limiter, then limit. */
@@ -68,13 +62,7 @@ export abstract class Decider<I> {
   /** size is the number of buckets held. */
   abstract get size(): number;
 
-  /** allow takes one token from every bucket of the input, or none; true when it took them. */
-  allow(input: I): boolean {
-    return this.allowN(input, 1);
-  }
-
-  /** allowN takes `n` tokens from every bucket of the input, or none. */
-  allowN(input: I, n: number): boolean {
+  protected tryTake(input: I, n: number): boolean {
     assertTokens(n);
     const g = this.prepare(input, this.clock.now());
     const allowed = this.check(g, n);
@@ -83,33 +71,7 @@ export abstract class Decider<I> {
     return allowed;
   }
 
-  /** allowWithDetails is `allow` reporting the decision's Details. */
-  allowWithDetails(input: I): Details {
-    return this.allowNWithDetails(input, 1);
-  }
-
-  /** allowNWithDetails is `allowN` reporting the decision's Details. */
-  allowNWithDetails(input: I, n: number): Details {
-    return this.decide(input, n, true, false);
-  }
-
-  /** allowWithDebug is `allow` reporting Details and each bucket's. */
-  allowWithDebug(input: I): DebugDetails {
-    return this.allowNWithDebug(input, 1);
-  }
-
-  /** allowNWithDebug is `allowN` reporting Details and each bucket's. */
-  allowNWithDebug(input: I, n: number): DebugDetails {
-    return this.decide(input, n, true, true) as DebugDetails;
-  }
-
-  /** peek reports whether `allow` would succeed now, consuming nothing and creating no bucket. */
-  peek(input: I): boolean {
-    return this.peekN(input, 1);
-  }
-
-  /** peekN reports whether `allowN` would succeed now, consuming nothing and creating no bucket. */
-  peekN(input: I, n: number): boolean {
+  protected canTake(input: I, n: number): boolean {
     assertTokens(n);
     const g = this.prepare(input, this.clock.now());
     const allowed = this.check(g, n);
@@ -117,42 +79,12 @@ export abstract class Decider<I> {
     return allowed;
   }
 
-  /**
-   * peekWithDetails is `peek` with Details: `tokensConsumed` is 0 and `tokensRemaining` the
-   * tokens there are now; `retryAfterMs` is as `allow` would report it.
-   */
-  peekWithDetails(input: I): Details {
-    return this.peekNWithDetails(input, 1);
+  protected decideDetails(input: I, n: number, take: boolean): Details {
+    return this.decide(input, n, take, false);
   }
 
-  /** peekNWithDetails is `peekN` with Details (see `peekWithDetails`). */
-  peekNWithDetails(input: I, n: number): Details {
-    return this.decide(input, n, false, false);
-  }
-
-  /** peekWithDebug is `peek` with Details and each bucket's. */
-  peekWithDebug(input: I): DebugDetails {
-    return this.peekNWithDebug(input, 1);
-  }
-
-  /** peekNWithDebug is `peekN` with Details and each bucket's. */
-  peekNWithDebug(input: I, n: number): DebugDetails {
-    return this.decide(input, n, false, true) as DebugDetails;
-  }
-
-  /** wait resolves with the Details of the first allowed `allow`; see `waitN`. */
-  wait(input: I, options?: WaitOptions): Promise<Details> {
-    return this.waitN(input, 1, options);
-  }
-
-  /**
-   * waitN retries `allowN` after each retry-after until it is allowed and resolves with its
-   * Details. It rejects with the signal's reason when `options.signal` aborts, and with a
-   * RangeError when `n` exceeds a limit's count (it could never pass).
-   */
-  async waitN(input: I, n: number, options?: WaitOptions): Promise<Details> {
-    assertTokens(n);
-    return waitUntilAllowed(() => this.allowNWithDetails(input, n), n, this.clock, options?.signal);
+  protected decideDebug(input: I, n: number, take: boolean): DebugDetails {
+    return this.decide(input, n, take, true) as DebugDetails;
   }
 
   private prepare(input: I, now: number): Gathered {
