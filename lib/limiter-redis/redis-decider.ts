@@ -1,28 +1,9 @@
 import type { Clock, Limit } from "@/lib/limiter";
+import { retryAfterMs, wholeTokens } from "@/lib/limiter/bucket-arithmetic";
 import { type AsyncResults, assertTokens, MethodSet } from "@/lib/limiter/method-set";
 import type { BucketDetails, DebugDetails, Details } from "@/lib/limiter/types";
 import type { DecisionBatcher, ScriptReply } from "./batch";
 import { Buckets, type RedisClient, type RedisKey } from "./buckets";
-
-/** tokensOf is the whole number of tokens in `available` units (none when it is negative). */
-function tokensOf(available: number, limit: Limit): number {
-  if (available <= 0) return 0;
-  return (available - (available % limit.tokenUnits)) / limit.tokenUnits;
-}
-
-/**
- * retryOf converts the units still missing into milliseconds, rounded up by a float's last bits
- * so that `need / scale` milliseconds later the units are there.
- */
-function retryOf(need: number, scale: number): number {
-  let retry = need / scale;
-  let step = retry * Number.EPSILON;
-  while (retry * scale < need) {
-    retry += step;
-    step *= 2;
-  }
-  return retry;
-}
 
 /**
  * RedisDecider implements the Limiter method set (MethodSet), asynchronously, over buckets kept
@@ -146,22 +127,20 @@ function detailsOf(
   const now = reply.readDoubleBE(0);
   const consumed = allowed && take ? n : 0;
   let remaining = Number.POSITIVE_INFINITY;
-  let retryAfterMs = 0;
+  let retryMs = 0;
   const list: BucketDetails<RedisKey>[] | undefined = debug ? [] : undefined;
   for (let i = 0; i < buckets.length; i++) {
     const limit = buckets.limits[i] as Limit;
     const available = reply.readDoubleBE(offset + 8 * (i + 1));
-    const left = tokensOf(available, limit) - consumed;
+    const left = wholeTokens(available, limit.tokenUnits) - consumed;
     if (left < remaining) remaining = left;
     const ownAllowed = n === 0 || available >= n * limit.tokenUnits;
-    let ownRetry = 0;
-    if (!ownAllowed) {
-      ownRetry =
-        n > limit.count
-          ? Number.POSITIVE_INFINITY
-          : retryOf(n * limit.tokenUnits - available, limit.scale);
-    }
-    if (!allowed && ownRetry > retryAfterMs) retryAfterMs = ownRetry;
+    // The reply counts from the decision's instant: the bucket holds `available` units then
+    // and has the tokens once the units missing have come.
+    const ownRetry = ownAllowed
+      ? 0
+      : retryAfterMs(limit, n, 0, 0, 0, n * limit.tokenUnits - available);
+    if (!allowed && ownRetry > retryMs) retryMs = ownRetry;
     list?.push({
       allowed: ownAllowed,
       executionTime: now,
@@ -181,7 +160,7 @@ function detailsOf(
     tokensRequested: n,
     tokensConsumed: consumed,
     tokensRemaining: remaining,
-    retryAfterMs,
+    retryAfterMs: retryMs,
   };
   return list ? { ...details, buckets: list } : details;
 }

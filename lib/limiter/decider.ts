@@ -135,22 +135,11 @@ export abstract class Decider<I> extends MethodSet<I, SyncResults> {
       const own = store.tokens(cutoff, nowUnits);
       const left = own - consumed;
       if (left < remaining) remaining = left;
-      const ownAllowed = n === 0 || cutoff + n * store.tokenUnits <= nowUnits;
-      let ownRetry = 0;
-      if (!ownAllowed) {
-        // Clock readings count in whole units: the token is due at the first whole unit at or
-        // after its time (the same instant for whole-millisecond periods).
-        const due = Math.ceil(cutoff + n * store.tokenUnits);
-        ownRetry = n > store.count ? Number.POSITIVE_INFINITY : (due - nowUnits) / store.scale;
-        // The quotient is rounded, so a clock read at `now + ownRetry` could fall a hair short
-        // of the token and a caller who waited exactly retryAfterMs be denied: round it up. The
-        // step doubles, so this ends in a few rounds whatever the magnitudes.
-        let step = Math.max(Math.abs(now), ownRetry) * Number.EPSILON || Number.MIN_VALUE;
-        while (store.units(now + ownRetry) < due) {
-          ownRetry += step;
-          step *= 2;
-        }
-      }
+      const spent = cutoff + n * store.tokenUnits;
+      const ownAllowed = n === 0 || spent <= nowUnits;
+      // Clock readings count in whole units: the tokens are due at the first whole unit at or
+      // after their time (the same instant for whole-millisecond periods).
+      const ownRetry = ownAllowed ? 0 : store.retryAfterMs(n, now, nowUnits, Math.ceil(spent));
       if (!allowed && ownRetry > retryAfterMs) retryAfterMs = ownRetry;
       buckets?.push({
         allowed: ownAllowed,
