@@ -1,7 +1,8 @@
 import type { Clock, Limit } from "@/lib/limiter";
 import { retryAfterMs, wholeTokens } from "@/lib/limiter/bucket-arithmetic";
+import { DetailsBuilder } from "@/lib/limiter/details";
 import { type AsyncResults, assertTokens, MethodSet } from "@/lib/limiter/method-set";
-import type { BucketDetails, DebugDetails, Details } from "@/lib/limiter/types";
+import type { DebugDetails, Details } from "@/lib/limiter/types";
 import type { DecisionBatcher, ScriptReply } from "./batch";
 import { Buckets, type RedisClient, type RedisKey } from "./buckets";
 
@@ -123,44 +124,23 @@ function detailsOf(
       `Redis holds something other than a bucket at ${buckets.redisKeys.join(", ")}: nothing was taken`,
     );
   }
-  const allowed = outcome === 1;
-  const now = reply.readDoubleBE(0);
-  const consumed = allowed && take ? n : 0;
-  let remaining = Number.POSITIVE_INFINITY;
-  let retryMs = 0;
-  const list: BucketDetails<RedisKey>[] | undefined = debug ? [] : undefined;
+  const details = new DetailsBuilder<RedisKey>();
+  details.open(outcome === 1, reply.readDoubleBE(0), n, take, debug);
+  const consumed = details.consumed;
   for (let i = 0; i < buckets.length; i++) {
     const limit = buckets.limits[i] as Limit;
     const available = reply.readDoubleBE(offset + 8 * (i + 1));
-    const left = wholeTokens(available, limit.tokenUnits) - consumed;
-    if (left < remaining) remaining = left;
     const ownAllowed = n === 0 || available >= n * limit.tokenUnits;
-    // The reply counts from the decision's instant: the bucket holds `available` units then
-    // and has the tokens once the units missing have come.
-    const ownRetry = ownAllowed
-      ? 0
-      : retryAfterMs(limit, n, 0, 0, 0, n * limit.tokenUnits - available);
-    if (!allowed && ownRetry > retryMs) retryMs = ownRetry;
-    list?.push({
-      allowed: ownAllowed,
-      executionTime: now,
-      tokensRequested: n,
-      tokensConsumed: consumed,
-      tokensRemaining: left,
-      retryAfterMs: ownRetry,
+    details.add(
       limit,
-      key: buckets.keys[i] as RedisKey,
-      fullInMs:
-        Math.max(0, limit.periodUnits - available + consumed * limit.tokenUnits) / limit.scale,
-    });
+      buckets.keys[i] as RedisKey,
+      wholeTokens(available, limit.tokenUnits),
+      ownAllowed,
+      // The reply counts from the decision's instant: the bucket holds `available` units then
+      // and has the tokens once the units missing have come.
+      ownAllowed ? 0 : retryAfterMs(limit, n, 0, 0, 0, n * limit.tokenUnits - available),
+      Math.max(0, limit.periodUnits - available + consumed * limit.tokenUnits) / limit.scale,
+    );
   }
-  const details: Details = {
-    allowed,
-    executionTime: now,
-    tokensRequested: n,
-    tokensConsumed: consumed,
-    tokensRemaining: remaining,
-    retryAfterMs: retryMs,
-  };
-  return list ? { ...details, buckets: list } : details;
+  return details.close();
 }

@@ -1,7 +1,8 @@
 import type { BucketStore } from "./bucket-store";
 import type { Clock } from "./clock";
+import { DetailsBuilder } from "./details";
 import { assertTokens, MethodSet, type SyncResults } from "./method-set";
-import type { BucketDetails, DebugDetails, Details } from "./types";
+import type { DebugDetails, Details } from "./types";
 
 /**
  * Gathered is a decision's working set: the (bucket store, key) pairs of one input, with the
@@ -52,6 +53,8 @@ export class Gathered {
 export abstract class Decider<I> extends MethodSet<I, SyncResults> {
   protected abstract override readonly clock: Clock;
   protected readonly gathered = new Gathered();
+  /** details assembles a decision's Details, reused as `gathered` is (nothing runs in between). */
+  private readonly details = new DetailsBuilder<unknown>();
 
   /** gather lists the input's buckets into `into`, in order: limiter, then limit. */
   protected abstract gatherInto(input: I, into: Gathered): void;
@@ -124,46 +127,28 @@ export abstract class Decider<I> extends MethodSet<I, SyncResults> {
     const now = this.clock.now();
     const g = this.prepare(input, now);
     const allowed = this.check(g, n);
-    const consumed = allowed && take ? n : 0;
-    let remaining = Number.POSITIVE_INFINITY;
-    let retryAfterMs = 0;
-    const buckets: BucketDetails[] | undefined = debug ? [] : undefined;
+    const details = this.details;
+    details.open(allowed, now, n, take, debug);
+    const consumed = details.consumed;
     for (let i = 0; i < g.length; i++) {
       const store = g.stores[i] as BucketStore<unknown>;
       const nowUnits = g.nowUnits[i] as number;
       const cutoff = g.cutoffs[i] as number;
-      const own = store.tokens(cutoff, nowUnits);
-      const left = own - consumed;
-      if (left < remaining) remaining = left;
       const spent = cutoff + n * store.tokenUnits;
       const ownAllowed = n === 0 || spent <= nowUnits;
-      // Clock readings count in whole units: the tokens are due at the first whole unit at or
-      // after their time (the same instant for whole-millisecond periods).
-      const ownRetry = ownAllowed ? 0 : store.retryAfterMs(n, now, nowUnits, Math.ceil(spent));
-      if (!allowed && ownRetry > retryAfterMs) retryAfterMs = ownRetry;
-      buckets?.push({
-        allowed: ownAllowed,
-        executionTime: now,
-        tokensRequested: n,
-        tokensConsumed: consumed,
-        tokensRemaining: left,
-        retryAfterMs: ownRetry,
-        limit: store.limit,
-        key: g.keys[i],
-        fullInMs:
-          (cutoff + consumed * store.tokenUnits + store.periodUnits - nowUnits) / store.scale,
-      });
+      details.add(
+        store.limit,
+        g.keys[i],
+        store.tokens(cutoff, nowUnits),
+        ownAllowed,
+        // Clock readings count in whole units: the tokens are due at the first whole unit at or
+        // after their time (the same instant for whole-millisecond periods).
+        ownAllowed ? 0 : store.retryAfterMs(n, now, nowUnits, Math.ceil(spent)),
+        (cutoff + consumed * store.tokenUnits + store.periodUnits - nowUnits) / store.scale,
+      );
     }
     if (allowed && take) this.consume(g, n);
     g.reset();
-    const details: Details = {
-      allowed,
-      executionTime: now,
-      tokensRequested: n,
-      tokensConsumed: consumed,
-      tokensRemaining: remaining,
-      retryAfterMs,
-    };
-    return buckets ? { ...details, buckets } : details;
+    return details.close();
   }
 }
