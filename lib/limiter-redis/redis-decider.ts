@@ -1,40 +1,22 @@
 import type { Clock, Limit } from "@/lib/limiter";
-import { assertTokens } from "@/lib/limiter/decider";
-import type { BucketDetails, DebugDetails, Details, WaitOptions } from "@/lib/limiter/types";
-import { waitUntilAllowed } from "@/lib/limiter/wait";
+import { retryAfterMs, wholeTokens } from "@/lib/limiter/bucket-arithmetic";
+import { DetailsBuilder } from "@/lib/limiter/details";
+import { type AsyncResults, assertTokens, MethodSet } from "@/lib/limiter/method-set";
+import type { DebugDetails, Details } from "@/lib/limiter/types";
 import type { DecisionBatcher, ScriptReply } from "./batch";
 import { Buckets, type RedisClient, type RedisKey } from "./buckets";
 
-/** tokensOf is the whole number of tokens in `available` units (none when it is negative). */
-function tokensOf(available: number, limit: Limit): number {
-  if (available <= 0) return 0;
-  return (available - (available % limit.tokenUnits)) / limit.tokenUnits;
-}
-
 /**
- * retryOf converts the units still missing into milliseconds, rounded up by a float's last bits
- * so that `need / scale` milliseconds later the units are there.
+ * RedisDecider implements the Limiter method set (MethodSet), asynchronously, over buckets kept
+ * in Redis: every decision, however many limits and limiters it spans, is decided by one script
+ * run, one round trip, which it shares with the decisions made on the same client in the same
+ * tick.
  */
-function retryOf(need: number, scale: number): number {
-  let retry = need / scale;
-  let step = retry * Number.EPSILON;
-  while (retry * scale < need) {
-    retry += step;
-    step *= 2;
-  }
-  return retry;
-}
-
-/**
- * RedisDecider implements the Limiter method set, asynchronously, over buckets kept in Redis:
- * every decision, however many limits and limiters it spans, is decided by one script run, one
- * round trip, which it shares with the decisions made on the same client in the same tick.
- */
-export abstract class RedisDecider<I> {
+export abstract class RedisDecider<I> extends MethodSet<I, AsyncResults<RedisKey>> {
   /** redis is the client the script runs on. */
   abstract readonly redis: RedisClient;
   /** clock is the injected clock, if any; without one the Redis server's clock decides. */
-  abstract readonly clock: Clock | undefined;
+  abstract override readonly clock: Clock | undefined;
   /** batcher sends the decisions: shared by every decider on the client that uses it. */
   abstract readonly batcher: DecisionBatcher;
   /**
@@ -47,79 +29,20 @@ export abstract class RedisDecider<I> {
   /** @internal Lists the input's buckets into `into`, in order: limiter, then limit. */
   abstract gatherInto(input: I, into: Buckets): void;
 
-  /** allow takes one token from every bucket of the input, or none; true when it took them. */
-  async allow(input: I): Promise<boolean> {
-    return (await this.decide(input, 1, true, false)).allowed;
-  }
-
-  /** allowN takes `n` tokens from every bucket of the input, or none. */
-  async allowN(input: I, n: number): Promise<boolean> {
+  protected async tryTake(input: I, n: number): Promise<boolean> {
     return (await this.decide(input, n, true, false)).allowed;
   }
 
-  /** allowWithDetails is `allow` reporting the decision's Details. */
-  allowWithDetails(input: I): Promise<Details> {
-    return this.decide(input, 1, true, false);
-  }
-
-  /** allowNWithDetails is `allowN` reporting the decision's Details. */
-  allowNWithDetails(input: I, n: number): Promise<Details> {
-    return this.decide(input, n, true, false);
-  }
-
-  /** allowWithDebug is `allow` reporting Details and each bucket's. */
-  allowWithDebug(input: I): Promise<DebugDetails<RedisKey>> {
-    return this.decide(input, 1, true, true) as Promise<DebugDetails<RedisKey>>;
-  }
-
-  /** allowNWithDebug is `allowN` reporting Details and each bucket's. */
-  allowNWithDebug(input: I, n: number): Promise<DebugDetails<RedisKey>> {
-    return this.decide(input, n, true, true) as Promise<DebugDetails<RedisKey>>;
-  }
-
-  /** peek reports whether `allow` would succeed now, consuming nothing and creating no bucket. */
-  async peek(input: I): Promise<boolean> {
-    return (await this.decide(input, 1, false, false)).allowed;
-  }
-
-  /** peekN reports whether `allowN` would succeed now, consuming nothing and creating no bucket. */
-  async peekN(input: I, n: number): Promise<boolean> {
+  protected async canTake(input: I, n: number): Promise<boolean> {
     return (await this.decide(input, n, false, false)).allowed;
   }
 
-  /** peekWithDetails is `peek` with Details: `tokensConsumed` is 0. */
-  peekWithDetails(input: I): Promise<Details> {
-    return this.decide(input, 1, false, false);
+  protected decideDetails(input: I, n: number, take: boolean): Promise<Details> {
+    return this.decide(input, n, take, false);
   }
 
-  /** peekNWithDetails is `peekN` with Details. */
-  peekNWithDetails(input: I, n: number): Promise<Details> {
-    return this.decide(input, n, false, false);
-  }
-
-  /** peekWithDebug is `peek` with Details and each bucket's. */
-  peekWithDebug(input: I): Promise<DebugDetails<RedisKey>> {
-    return this.decide(input, 1, false, true) as Promise<DebugDetails<RedisKey>>;
-  }
-
-  /** peekNWithDebug is `peekN` with Details and each bucket's. */
-  peekNWithDebug(input: I, n: number): Promise<DebugDetails<RedisKey>> {
-    return this.decide(input, n, false, true) as Promise<DebugDetails<RedisKey>>;
-  }
-
-  /** wait resolves with the Details of the first allowed `allow`; see `waitN`. */
-  wait(input: I, options?: WaitOptions): Promise<Details> {
-    return this.waitN(input, 1, options);
-  }
-
-  /**
-   * waitN retries `allowN` after each retry-after until it is allowed and resolves with its
-   * Details. It rejects with the signal's reason when `options.signal` aborts, and with a
-   * RangeError when `n` exceeds a limit's count (it could never pass).
-   */
-  async waitN(input: I, n: number, options?: WaitOptions): Promise<Details> {
-    assertTokens(n);
-    return waitUntilAllowed(() => this.allowNWithDetails(input, n), n, this.clock, options?.signal);
+  protected decideDebug(input: I, n: number, take: boolean): Promise<DebugDetails<RedisKey>> {
+    return this.decide(input, n, take, true) as Promise<DebugDetails<RedisKey>>;
   }
 
   /**
@@ -201,46 +124,23 @@ function detailsOf(
       `Redis holds something other than a bucket at ${buckets.redisKeys.join(", ")}: nothing was taken`,
     );
   }
-  const allowed = outcome === 1;
-  const now = reply.readDoubleBE(0);
-  const consumed = allowed && take ? n : 0;
-  let remaining = Number.POSITIVE_INFINITY;
-  let retryAfterMs = 0;
-  const list: BucketDetails<RedisKey>[] | undefined = debug ? [] : undefined;
+  const details = new DetailsBuilder<RedisKey>();
+  details.open(outcome === 1, reply.readDoubleBE(0), n, take, debug);
+  const consumed = details.consumed;
   for (let i = 0; i < buckets.length; i++) {
     const limit = buckets.limits[i] as Limit;
     const available = reply.readDoubleBE(offset + 8 * (i + 1));
-    const left = tokensOf(available, limit) - consumed;
-    if (left < remaining) remaining = left;
     const ownAllowed = n === 0 || available >= n * limit.tokenUnits;
-    let ownRetry = 0;
-    if (!ownAllowed) {
-      ownRetry =
-        n > limit.count
-          ? Number.POSITIVE_INFINITY
-          : retryOf(n * limit.tokenUnits - available, limit.scale);
-    }
-    if (!allowed && ownRetry > retryAfterMs) retryAfterMs = ownRetry;
-    list?.push({
-      allowed: ownAllowed,
-      executionTime: now,
-      tokensRequested: n,
-      tokensConsumed: consumed,
-      tokensRemaining: left,
-      retryAfterMs: ownRetry,
+    details.add(
       limit,
-      key: buckets.keys[i] as RedisKey,
-      fullInMs:
-        Math.max(0, limit.periodUnits - available + consumed * limit.tokenUnits) / limit.scale,
-    });
+      buckets.keys[i] as RedisKey,
+      wholeTokens(available, limit.tokenUnits),
+      ownAllowed,
+      // The reply counts from the decision's instant: the bucket holds `available` units then
+      // and has the tokens once the units missing have come.
+      ownAllowed ? 0 : retryAfterMs(limit, n, 0, 0, 0, n * limit.tokenUnits - available),
+      Math.max(0, limit.periodUnits - available + consumed * limit.tokenUnits) / limit.scale,
+    );
   }
-  const details: Details = {
-    allowed,
-    executionTime: now,
-    tokensRequested: n,
-    tokensConsumed: consumed,
-    tokensRemaining: remaining,
-    retryAfterMs,
-  };
-  return list ? { ...details, buckets: list } : details;
+  return details.close();
 }

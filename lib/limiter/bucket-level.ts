@@ -1,3 +1,4 @@
+import { unitsAt, wholeTokens } from "./bucket-arithmetic";
 import type { Limit } from "./limit";
 
 // A bucket seen from outside: how many whole tokens it holds and how long until it is full. The
@@ -28,7 +29,7 @@ function missingUnitsOf(limit: Limit, fullInMs: number): number {
 /** tokensMissing is the whole number of tokens a bucket holds when it misses `missingUnits`. */
 function tokensMissing(limit: Limit, missingUnits: number): number {
   const available = limit.periodUnits - Math.min(limit.periodUnits, Math.max(0, missingUnits));
-  return (available - (available % limit.tokenUnits)) / limit.tokenUnits;
+  return wholeTokens(available, limit.tokenUnits);
 }
 
 /**
@@ -76,7 +77,7 @@ export class BucketTrace {
   }
 
   private units(atMs: number): number {
-    return Math.floor((atMs - this.epochMs) * this.limit.scale);
+    return unitsAt(atMs, this.epochMs, this.limit.scale);
   }
 
   /** take spends `n` tokens at `atMs`. */

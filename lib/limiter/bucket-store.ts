@@ -1,3 +1,4 @@
+import { retryAfterMs, unitsAt, wholeTokens } from "./bucket-arithmetic";
 import type { Limit } from "./limit";
 
 const INITIAL_SLOTS = 16;
@@ -40,7 +41,15 @@ export class BucketStore<K> {
 
   /** units converts a clock reading (ms) to this limit's whole internal units. */
   units(now: number): number {
-    return Math.floor((now - this.epoch) * this.scale);
+    return unitsAt(now, this.epoch, this.scale);
+  }
+
+  /**
+   * retryAfterMs is how long (ms) after `now` (`nowUnits` in this store's units) a bucket has `n`
+   * tokens, when it has them at `dueUnits` (a whole number); Infinity when `n` exceeds the count.
+   */
+  retryAfterMs(n: number, now: number, nowUnits: number, dueUnits: number): number {
+    return retryAfterMs(this.limit, n, now, this.epoch, nowUnits, dueUnits);
   }
 
   /** slotOf returns the slot of a key's bucket, or -1 when the bucket is absent (full). */
@@ -57,10 +66,7 @@ export class BucketStore<K> {
 
   /** tokens is the whole number of tokens between `cutoff` and `nowUnits`, within 0..count. */
   tokens(cutoff: number, nowUnits: number): number {
-    const elapsed = nowUnits - cutoff;
-    if (elapsed <= 0) return 0;
-    // Exact integer division: both operands are integers below 2^53.
-    return (elapsed - (elapsed % this.tokenUnits)) / this.tokenUnits;
+    return wholeTokens(nowUnits - cutoff, this.tokenUnits);
   }
 
   /** write stores a bucket's time in its slot (from `slotOf`), creating the bucket if absent. */
@@ -75,7 +81,7 @@ export class BucketStore<K> {
    * returns true, or changes nothing and returns false.
    */
   take(key: K, now: number, n: number): boolean {
-    const nowUnits = Math.floor((now - this.epoch) * this.scale);
+    const nowUnits = unitsAt(now, this.epoch, this.scale);
     const floor = nowUnits - this.periodUnits;
     const slot = this.slots.get(key);
     if (slot === undefined) {

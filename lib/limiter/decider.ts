@@ -1,7 +1,8 @@
 import type { BucketStore } from "./bucket-store";
 import type { Clock } from "./clock";
-import type { BucketDetails, DebugDetails, Details, WaitOptions } from "./types";
-import { waitUntilAllowed } from "./wait";
+import { DetailsBuilder } from "./details";
+import { assertTokens, MethodSet, type SyncResults } from "./method-set";
+import type { DebugDetails, Details } from "./types";
 
 /**
  * Gathered is a decision's working set: the (bucket store, key) pairs of one input, with the
@@ -44,20 +45,16 @@ export class Gathered {
   }
 }
 
-/** assertTokens throws a RangeError unless `n` is a non-negative safe integer. */
-export function assertTokens(n: number): void {
-  if (!Number.isSafeInteger(n) || n < 0) {
-    throw new RangeError(`n must be a non-negative integer, got ${n}`);
-  }
-}
-
 /**
- * Decider implements the method set shared by a Limiter and a combination of limiters, on top
- * of `gather`, which lists the buckets an input touches.
+ * Decider implements the method set (MethodSet) shared by a Limiter and a combination of
+ * limiters, synchronously, over in-memory buckets: on top of `gather`, which lists the buckets
+ * an input touches, it checks them and consumes from them.
  */
-export abstract class Decider<I> {
-  protected abstract readonly clock: Clock;
+export abstract class Decider<I> extends MethodSet<I, SyncResults> {
+  protected abstract override readonly clock: Clock;
   protected readonly gathered = new Gathered();
+  /** details assembles a decision's Details, reused as `gathered` is (nothing runs in between). */
+  private readonly details = new DetailsBuilder<unknown>();
 
   /** gather lists the input's buckets into `into`, in order: limiter, then limit. */
   protected abstract gatherInto(input: I, into: Gathered): void;
@@ -68,13 +65,7 @@ export abstract class Decider<I> {
   /** size is the number of buckets held. */
   abstract get size(): number;
 
-  /** allow takes one token from every bucket of the input, or none; true when it took them. */
-  allow(input: I): boolean {
-    return this.allowN(input, 1);
-  }
-
-  /** allowN takes `n` tokens from every bucket of the input, or none. */
-  allowN(input: I, n: number): boolean {
+  protected tryTake(input: I, n: number): boolean {
     assertTokens(n);
     const g = this.prepare(input, this.clock.now());
     const allowed = this.check(g, n);
@@ -83,33 +74,7 @@ export abstract class Decider<I> {
     return allowed;
   }
 
-  /** allowWithDetails is `allow` reporting the decision's Details. */
-  allowWithDetails(input: I): Details {
-    return this.allowNWithDetails(input, 1);
-  }
-
-  /** allowNWithDetails is `allowN` reporting the decision's Details. */
-  allowNWithDetails(input: I, n: number): Details {
-    return this.decide(input, n, true, false);
-  }
-
-  /** allowWithDebug is `allow` reporting Details and each bucket's. */
-  allowWithDebug(input: I): DebugDetails {
-    return this.allowNWithDebug(input, 1);
-  }
-
-  /** allowNWithDebug is `allowN` reporting Details and each bucket's. */
-  allowNWithDebug(input: I, n: number): DebugDetails {
-    return this.decide(input, n, true, true) as DebugDetails;
-  }
-
-  /** peek reports whether `allow` would succeed now, consuming nothing and creating no bucket. */
-  peek(input: I): boolean {
-    return this.peekN(input, 1);
-  }
-
-  /** peekN reports whether `allowN` would succeed now, consuming nothing and creating no bucket. */
-  peekN(input: I, n: number): boolean {
+  protected canTake(input: I, n: number): boolean {
     assertTokens(n);
     const g = this.prepare(input, this.clock.now());
     const allowed = this.check(g, n);
@@ -117,42 +82,12 @@ export abstract class Decider<I> {
     return allowed;
   }
 
-  /**
-   * peekWithDetails is `peek` with Details: `tokensConsumed` is 0 and `tokensRemaining` the
-   * tokens there are now; `retryAfterMs` is as `allow` would report it.
-   */
-  peekWithDetails(input: I): Details {
-    return this.peekNWithDetails(input, 1);
+  protected decideDetails(input: I, n: number, take: boolean): Details {
+    return this.decide(input, n, take, false);
   }
 
-  /** peekNWithDetails is `peekN` with Details (see `peekWithDetails`). */
-  peekNWithDetails(input: I, n: number): Details {
-    return this.decide(input, n, false, false);
-  }
-
-  /** peekWithDebug is `peek` with Details and each bucket's. */
-  peekWithDebug(input: I): DebugDetails {
-    return this.peekNWithDebug(input, 1);
-  }
-
-  /** peekNWithDebug is `peekN` with Details and each bucket's. */
-  peekNWithDebug(input: I, n: number): DebugDetails {
-    return this.decide(input, n, false, true) as DebugDetails;
-  }
-
-  /** wait resolves with the Details of the first allowed `allow`; see `waitN`. */
-  wait(input: I, options?: WaitOptions): Promise<Details> {
-    return this.waitN(input, 1, options);
-  }
-
-  /**
-   * waitN retries `allowN` after each retry-after until it is allowed and resolves with its
-   * Details. It rejects with the signal's reason when `options.signal` aborts, and with a
-   * RangeError when `n` exceeds a limit's count (it could never pass).
-   */
-  async waitN(input: I, n: number, options?: WaitOptions): Promise<Details> {
-    assertTokens(n);
-    return waitUntilAllowed(() => this.allowNWithDetails(input, n), n, this.clock, options?.signal);
+  protected decideDebug(input: I, n: number, take: boolean): DebugDetails {
+    return this.decide(input, n, take, true) as DebugDetails;
   }
 
   private prepare(input: I, now: number): Gathered {
@@ -192,57 +127,28 @@ export abstract class Decider<I> {
     const now = this.clock.now();
     const g = this.prepare(input, now);
     const allowed = this.check(g, n);
-    const consumed = allowed && take ? n : 0;
-    let remaining = Number.POSITIVE_INFINITY;
-    let retryAfterMs = 0;
-    const buckets: BucketDetails[] | undefined = debug ? [] : undefined;
+    const details = this.details;
+    details.open(allowed, now, n, take, debug);
+    const consumed = details.consumed;
     for (let i = 0; i < g.length; i++) {
       const store = g.stores[i] as BucketStore<unknown>;
       const nowUnits = g.nowUnits[i] as number;
       const cutoff = g.cutoffs[i] as number;
-      const own = store.tokens(cutoff, nowUnits);
-      const left = own - consumed;
-      if (left < remaining) remaining = left;
-      const ownAllowed = n === 0 || cutoff + n * store.tokenUnits <= nowUnits;
-      let ownRetry = 0;
-      if (!ownAllowed) {
-        // Clock readings count in whole units: the token is due at the first whole unit at or
-        // after its time (the same instant for whole-millisecond periods).
-        const due = Math.ceil(cutoff + n * store.tokenUnits);
-        ownRetry = n > store.count ? Number.POSITIVE_INFINITY : (due - nowUnits) / store.scale;
-        // The quotient is rounded, so a clock read at `now + ownRetry` could fall a hair short
-        // of the token and a caller who waited exactly retryAfterMs be denied: round it up. The
-        // step doubles, so this ends in a few rounds whatever the magnitudes.
-        let step = Math.max(Math.abs(now), ownRetry) * Number.EPSILON || Number.MIN_VALUE;
-        while (store.units(now + ownRetry) < due) {
-          ownRetry += step;
-          step *= 2;
-        }
-      }
-      if (!allowed && ownRetry > retryAfterMs) retryAfterMs = ownRetry;
-      buckets?.push({
-        allowed: ownAllowed,
-        executionTime: now,
-        tokensRequested: n,
-        tokensConsumed: consumed,
-        tokensRemaining: left,
-        retryAfterMs: ownRetry,
-        limit: store.limit,
-        key: g.keys[i],
-        fullInMs:
-          (cutoff + consumed * store.tokenUnits + store.periodUnits - nowUnits) / store.scale,
-      });
+      const spent = cutoff + n * store.tokenUnits;
+      const ownAllowed = n === 0 || spent <= nowUnits;
+      details.add(
+        store.limit,
+        g.keys[i],
+        store.tokens(cutoff, nowUnits),
+        ownAllowed,
+        // Clock readings count in whole units: the tokens are due at the first whole unit at or
+        // after their time (the same instant for whole-millisecond periods).
+        ownAllowed ? 0 : store.retryAfterMs(n, now, nowUnits, Math.ceil(spent)),
+        (cutoff + consumed * store.tokenUnits + store.periodUnits - nowUnits) / store.scale,
+      );
     }
     if (allowed && take) this.consume(g, n);
     g.reset();
-    const details: Details = {
-      allowed,
-      executionTime: now,
-      tokensRequested: n,
-      tokensConsumed: consumed,
-      tokensRemaining: remaining,
-      retryAfterMs,
-    };
-    return buckets ? { ...details, buckets } : details;
+    return details.close();
   }
 }

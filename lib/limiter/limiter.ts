@@ -1,7 +1,8 @@
 import { BucketStore } from "./bucket-store";
 import { type Clock, systemClock } from "./clock";
-import { assertTokens, Decider, type Gathered } from "./decider";
+import { Decider, type Gathered } from "./decider";
 import { Limit } from "./limit";
+import { assertTokens } from "./method-set";
 import type { KeyFunc, LimitFunc } from "./types";
 
 /** LimiterOptions configures a Limiter. */
