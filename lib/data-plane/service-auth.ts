@@ -1,7 +1,7 @@
-import { hashServiceToken, SERVICE_TOKEN_PREFIX } from "@/lib/auth/service-token";
+import { SERVICE_TOKEN_PREFIX } from "@/lib/auth/service-token";
 import type { ServiceTokenUses } from "@/lib/auth/service-token-uses";
 import type { Clock } from "@/lib/limiter";
-import { readBearer } from "@/lib/policy/api-key";
+import { presentedKeyHash, readBearer } from "@/lib/policy/api-key";
 import { authorizationRefusal, BEARER_CHALLENGE } from "@/lib/policy/refusal";
 import type { PolicySnapshot, ServiceTokenPolicy } from "@/lib/policy/snapshot";
 import { problemDocument, type Refusal } from "@/lib/schemas/problem.schema";
@@ -68,7 +68,8 @@ export function authenticateService(
       "Service tokens start with rks_; a customer's API key goes in the body's key field.",
     );
   }
-  const hash = hashServiceToken(presented);
+  // A service token digests as a key does (hashServiceToken): remembered for recent tokens.
+  const hash = presentedKeyHash(presented);
   const token = snapshot.serviceTokens.get(hash);
   if (!token) {
     const revoked = snapshot.revokedServiceTokens.get(hash);

@@ -1,4 +1,5 @@
 import crypto, { createHash, randomBytes } from "node:crypto";
+import { DigestMemo } from "./digest-memo";
 
 const KEY_PREFIX = "rk_";
 
@@ -16,6 +17,20 @@ const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 
 /** hashApiKey returns the SHA-256 hex digest of a key (keys are random, so no salt is needed). */
 export function hashApiKey(key: string): string {
   return oneShot ? oneShot("sha256", key, "hex") : createHash("sha256").update(key).digest("hex");
+}
+
+/** PRESENTED_DIGESTS is how many presented keys and service tokens the process remembers the digests of: 10,000. */
+export const PRESENTED_DIGESTS = 10_000;
+
+const presented = new DigestMemo(PRESENTED_DIGESTS, hashApiKey);
+
+/**
+ * presentedKeyHash is `hashApiKey` of a key or service token a request presents, remembered for
+ * the last PRESENTED_DIGESTS of them (see DigestMemo): the decision path digests every request's
+ * key and token, most of them seen a moment before.
+ */
+export function presentedKeyHash(key: string): string {
+  return presented.digest(key);
 }
 
 /** generateApiKey returns a random key ("rk_" and 32 base64url characters) with its hash and prefix. */

@@ -4,7 +4,7 @@ import { COST_RULE, isCost } from "@/lib/schemas/cost.schema";
 import type { TrafficLog } from "@/lib/usage/traffic-log";
 import type { UsageRecorder } from "@/lib/usage/usage-counter";
 import type { DecisionReason, Operation } from "@/lib/vocabulary";
-import { hashApiKey } from "./api-key";
+import { presentedKeyHash } from "./api-key";
 import type { Decision, DecisionStore } from "./decision-store";
 import { rateLimitHeaders } from "./headers";
 import type { RequestInput } from "./policy-limiter";
@@ -43,7 +43,7 @@ export type Identity =
 
 /** identify looks an API key up in the policy snapshot (by its hash): no tokens are involved. */
 export function identify(snapshot: PolicySnapshot, key: string): Identity {
-  return admit(snapshot.byKeyHash.get(hashApiKey(key)));
+  return admit(snapshot.byKeyHash.get(presentedKeyHash(key)));
 }
 
 /** identifyById looks a customer up by id, with the same answers as `identify`. */
