@@ -98,20 +98,23 @@ export function createMetrics(
   timer: Clock = durationClock,
 ): Metrics {
   const registry = new Registry();
-  // Decisions are counted in plain numbers, one per label set, and handed to the counter when a
-  // scrape reads it: prom-client hashes a counter's labels on every increment.
-  const decisionCounts = new Map<string, { labels: [string, string, string]; n: number }>();
+  // Decisions are counted in plain numbers, by plan then operation, and handed to the counter
+  // when a scrape reads it: prom-client hashes a counter's labels on every increment, and a
+  // decision here allocates nothing once its plan and operation have been seen.
+  const decisionCounts = new Map<string, Map<string, { allowed: number; denied: number }>>();
   new Counter({
     name: "ratekeeper_decisions_total",
     help: "Rate-limit decisions on protected API routes.",
     labelNames: ["plan", "operation", "outcome"] as const,
     registers: [registry],
     collect() {
-      for (const counted of decisionCounts.values()) {
-        if (counted.n === 0) continue;
-        const [plan, operation, outcome] = counted.labels;
-        this.labels(plan, operation, outcome).inc(counted.n);
-        counted.n = 0;
+      for (const [plan, byOperation] of decisionCounts) {
+        for (const [operation, counted] of byOperation) {
+          if (counted.allowed > 0) this.labels(plan, operation, "allowed").inc(counted.allowed);
+          if (counted.denied > 0) this.labels(plan, operation, "denied").inc(counted.denied);
+          counted.allowed = 0;
+          counted.denied = 0;
+        }
       }
     },
   });
@@ -230,11 +233,18 @@ export function createMetrics(
     denyCacheHits,
     unansweredDecisions,
     decision(plan, operation, allowed) {
-      const outcome = allowed ? "allowed" : "denied";
-      const id = `${plan}\u0000${operation}\u0000${outcome}`;
-      const counted = decisionCounts.get(id);
-      if (counted) counted.n++;
-      else decisionCounts.set(id, { labels: [plan, operation, outcome], n: 1 });
+      let byOperation = decisionCounts.get(plan);
+      if (!byOperation) {
+        byOperation = new Map();
+        decisionCounts.set(plan, byOperation);
+      }
+      let counted = byOperation.get(operation);
+      if (!counted) {
+        counted = { allowed: 0, denied: 0 };
+        byOperation.set(operation, counted);
+      }
+      if (allowed) counted.allowed++;
+      else counted.denied++;
     },
     decisionStarted: () => timer.now(),
     decisionTimed(store, started) {
