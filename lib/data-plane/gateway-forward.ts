@@ -23,6 +23,18 @@ export interface Forwarding {
 }
 
 /**
+ * bodiless says a request declares no body: neither Content-Length (or one of 0) nor
+ * Transfer-Encoding. Node's parser holds a request to what it declares.
+ */
+export function bodiless(request: IncomingMessage): boolean {
+  const { headers } = request;
+  return (
+    headers["transfer-encoding"] === undefined &&
+    (headers["content-length"] === undefined || headers["content-length"] === "0")
+  );
+}
+
+/**
  * forward sends an admitted request to the upstream. Until the upstream's answer starts, a
  * failure is answered here (502, 504, 413 for a body that outgrows the limit on the way);
  * after, the client's connection is cut, as the upstream's was. Each failure of the upstream
@@ -128,6 +140,12 @@ export function forward(request: IncomingMessage, response: ServerResponse, f: F
     }
   });
 
+  if (bodiless(request)) {
+    // Most gateway calls (GET, HEAD) send no body: nothing to stream, and Node discards the
+    // request's end once the answer is finished.
+    outgoing.end();
+    return;
+  }
   let size = 0;
   request.on("data", (chunk: Buffer) => {
     size += chunk.length;

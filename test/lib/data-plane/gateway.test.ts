@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { gatewayStartLine } from "@/lib/data-plane/data-plane";
 import type { GatewayConfig } from "@/lib/data-plane/gateway";
+import { bodiless } from "@/lib/data-plane/gateway-forward";
 import { forwardedFields } from "@/lib/data-plane/gateway-headers";
 import type { Operation } from "@/lib/vocabulary";
 import { type DataPlaneServer, startDataPlane } from "../../support/data-plane";
@@ -159,6 +160,30 @@ describe("the gateway", () => {
     expect(head.headers.get("ratelimit")).toBe('"read-5-per-1h";r=4;t=720');
     expect(remaining("write")).toBe(1);
     expect(remaining("read")).toBe(4);
+  });
+
+  it("forwards requests without a body at once, and an empty body as empty", async () => {
+    const gw = await start((_req, res, seen) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end(`${seen.method} [${seen.body}] ${seen.headers["content-length"] ?? "none"}`);
+    });
+    const got = await fetch(`${gw}/items`, { headers: auth() });
+    expect(await got.text()).toBe("GET [] none");
+    const posted = await fetch(`${gw}/items`, { method: "POST", headers: auth(), body: "" });
+    expect(await posted.text()).toBe("POST [] 0");
+    const chunked = await fetch(`${gw}/items`, {
+      method: "POST",
+      headers: auth(),
+      body: new Blob(["a", "b"]).stream(),
+      duplex: "half",
+    } as RequestInit);
+    expect(await chunked.text()).toBe("POST [ab] none");
+    expect(bodiless({ headers: {} } as http.IncomingMessage)).toBe(true);
+    expect(bodiless({ headers: { "content-length": "0" } } as http.IncomingMessage)).toBe(true);
+    expect(bodiless({ headers: { "content-length": "2" } } as http.IncomingMessage)).toBe(false);
+    expect(bodiless({ headers: { "transfer-encoding": "chunked" } } as http.IncomingMessage)).toBe(
+      false,
+    );
   });
 
   it("admits exactly the plan's limit, and only admitted requests reach the upstream", async () => {
