@@ -9,6 +9,7 @@ import {
   refusalAnswer,
   tooLargeAnswer,
 } from "@/lib/http/answer";
+import { readJsonText } from "@/lib/http/json-text";
 import {
   type DecisionContext,
   decide,
@@ -24,7 +25,6 @@ import {
   decisionRequestSchema,
 } from "@/lib/schemas/decision.schema";
 import type { DecisionAnswer } from "@/lib/schemas/decision-answer.schema";
-import { fieldErrorsOf } from "@/lib/schemas/problem.schema";
 import { decisionResultJson, resultOfIdentity, resultOfVerdict } from "./decision-result";
 import { authenticateService, missingScope } from "./service-auth";
 
@@ -87,16 +87,10 @@ export function admitCall(
 
 type Parsed<T> = { ok: true; data: T } | { ok: false; answer: HttpAnswer };
 
+/** parse reads a body's text as JSON through the one body reader: the value, or the 400. */
 function parse<S extends z.ZodType>(text: string, schema: S): Parsed<z.infer<S>> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, answer: invalidAnswer({ "": ["Body must be valid JSON"] }) };
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) return { ok: false, answer: invalidAnswer(fieldErrorsOf(parsed.error)) };
-  return { ok: true, data: parsed.data };
+  const read = readJsonText(text, schema);
+  return read.ok ? read : { ok: false, answer: invalidAnswer(read.errors) };
 }
 
 /** scopeRefusal is the 403 for a token that may not make these decisions (counted), or null. */
@@ -151,12 +145,13 @@ function batchAnswer(results: DecisionAnswer[]): HttpAnswer {
 }
 
 /**
- * answerBody answers an admitted call from its body's text: 400 for bad JSON or fields, 403
- * for a token that may not, else 200 with the decision (or a batch's, in order). Each decision
- * goes through the app's one decision path; in memory the answer comes at once, with Redis as a
- * Promise. A batch is validated whole first (one bad item refuses it, nothing decided), then
- * each item is decided on its own, all started at once (so with Redis they go out pipelined);
- * one snapshot serves the whole batch, and a key is hashed once however often it appears.
+ * answerBody answers an admitted call from its body's text: 400 for bad JSON, a key given twice
+ * or bad fields (all of them at once), 403 for a token that may not, else 200 with the decision
+ * (or a batch's, in order). Each decision goes through the app's one decision path; in memory the
+ * answer comes at once, with Redis as a Promise. A batch is validated whole first (one bad item
+ * refuses it, nothing decided), then each item is decided on its own, all started at once (so
+ * with Redis they go out pipelined); one snapshot serves the whole batch, and a key is hashed
+ * once however often it appears.
  */
 export function answerBody(
   rt: DecisionRuntime,

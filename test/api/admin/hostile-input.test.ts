@@ -201,3 +201,41 @@ describe("admin API: free text", () => {
     });
   });
 });
+
+describe("admin API: JSON bodies", () => {
+  // Regression: a key given twice was read as its last value, as a query parameter given twice
+  // never was; now it is a 400 naming the field, and nothing is written.
+  it("refuses a key given twice with 400 naming it, at any depth", async () => {
+    const before = tableRows(t.runtime);
+    const raw = (body: string) => ({ cookie, rawBody: body });
+    const planId = t.planId("free");
+    const limit = '{"operation":"read","count":1,"periodMs":1000,"count":100}';
+    const cases: [Promise<Response>, string][] = [
+      [
+        createPlan(adminRequest("/x", raw(`{"slug":"x","name":"x","limits":[${limit}]}`))),
+        "limits.0.count",
+      ],
+      [
+        createCustomer(
+          adminRequest("/x", raw(`{"name":"x","planId":${planId},"planId":${planId}}`)),
+        ),
+        "planId",
+      ],
+      [
+        patchPlan(
+          adminRequest("/x", { method: "PATCH", ...raw('{"name":"a","\\u006eame":"b"}') }),
+          params({ id: String(planId) }),
+        ),
+        "name",
+      ],
+      [
+        login(adminRequest("/x", { rawBody: '{"password":"test-password","password":"x"}' })),
+        "password",
+      ],
+    ];
+    for (const [call, field] of cases) {
+      const errors = await expectRefused(await call, 400, before);
+      expect(errors, field).toEqual({ [field]: ["Given more than once"] });
+    }
+  });
+});

@@ -217,6 +217,29 @@ describe("the decision API refuses bad calls with problems, consuming nothing", 
     expect(problem.errors).toEqual(errors);
   });
 
+  // Regression: the last of the two keys won, so this call was admitted and took a write token.
+  it("400 for a key given twice, naming it, taking nothing", async () => {
+    const body = `{"key":${JSON.stringify(t.demoKey)},"operation":"read","operation":"write"}`;
+    const problem = await expectProblem(await postJson(url(), body, token), 400, "Invalid request");
+    expect(problem.errors).toEqual({ operation: ["Given more than once"] });
+    // The same key spelled with an escape is the same key.
+    const escaped = `{"key":${JSON.stringify(t.demoKey)},"operation":"write","\\u006fperation":"write"}`;
+    const again = await expectProblem(
+      await postJson(url(), escaped, token),
+      400,
+      "Invalid request",
+    );
+    expect(again.errors).toEqual({ operation: ["Given more than once"] });
+    const item = `{"key":${JSON.stringify(t.demoKey)},"operation":"read"}`;
+    const batch = `{"decisions":[${item},${item},${item},{"key":${JSON.stringify(t.demoKey)},"operation":"read","operation":"write"}]}`;
+    const refused = await expectProblem(
+      await postJson(batchUrl(), batch, token),
+      400,
+      "Invalid request",
+    );
+    expect(refused.errors).toEqual({ "decisions.3.operation": ["Given more than once"] });
+  });
+
   it("400 for a bad batch, by item path, deciding none of it", async () => {
     const cases: [unknown, Record<string, string[]>][] = [
       [{ decisions: [] }, { decisions: ["Send at least one decision"] }],
