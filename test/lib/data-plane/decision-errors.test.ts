@@ -176,6 +176,25 @@ describe("the decision API refuses bad calls with problems, consuming nothing", 
       { "": ["Send key or customerId, not both"] },
     ],
     ["no operation", { key: "rk_a" }, { operation: ["operation must be read or write"] }],
+    // Regression: `{}` named only `operation`; the missing customer came on the next try.
+    [
+      "an empty object",
+      {},
+      {
+        operation: ["operation must be read or write"],
+        "": ["Send the customer's key or its customerId"],
+      },
+    ],
+    [
+      "every bad field at once",
+      { key: "", customerId: 1, operation: "x", cost: 0 },
+      {
+        key: ["key must not be empty"],
+        operation: ["operation must be read or write"],
+        cost: [COST_RULE],
+        "": ["Send key or customerId, not both"],
+      },
+    ],
     [
       "an unknown operation",
       { key: "rk_a", operation: "delete" },
