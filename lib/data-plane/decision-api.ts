@@ -10,6 +10,7 @@ import {
   tooLargeAnswer,
 } from "@/lib/http/answer";
 import { readJsonText } from "@/lib/http/json-text";
+import { jsonTypeOf, UTF8_DETAIL } from "@/lib/http/media-type";
 import {
   type DecisionContext,
   decide,
@@ -52,12 +53,11 @@ export function bodyLimitOf(kind: DecisionKind): number {
 /** Gate is the service token of a call that may send its body, or the answer that refuses it. */
 export type Gate = { ok: true; token: ServiceTokenPolicy } | { ok: false; answer: HttpAnswer };
 
-const JSON_TYPE = /^application\/json[ \t]*(;|$)/i;
-
 /**
  * admitCall checks what a call says before its body is read: its service token (401, counted
- * against the token when a revoked one is presented) and its media type (415). Nothing here
- * takes a token from any bucket.
+ * against the token when a revoked one is presented) and its media type (415 unless
+ * application/json, and JSON in a charset other than UTF-8 too). Nothing here takes a token from
+ * any bucket.
  */
 export function admitCall(
   rt: DecisionRuntime,
@@ -74,11 +74,15 @@ export function admitCall(
     rt.serviceTokenRefusals.note(auth.reason, auth.tokenId, rt.clock.now());
     return { ok: false, answer: refusalAnswer(auth.refusal) };
   }
-  if (!contentType || !JSON_TYPE.test(contentType)) {
+  const type = contentType ? jsonTypeOf(contentType) : "not-json";
+  if (type !== "json") {
     return {
       ok: false,
       answer: problemAnswer(415, "Unsupported media type", {
-        detail: "Send the body as Content-Type: application/json.",
+        detail:
+          type === "other-charset"
+            ? UTF8_DETAIL
+            : "Send the body as Content-Type: application/json.",
       }),
     };
   }

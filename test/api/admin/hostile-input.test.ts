@@ -238,4 +238,24 @@ describe("admin API: JSON bodies", () => {
       expect(errors, field).toEqual({ [field]: ["Given more than once"] });
     }
   });
+
+  // Regression: `charset=latin1` was accepted, and the body read as UTF-8 all the same.
+  it("refuses a body declared in a charset other than UTF-8 with 415, saying to send UTF-8", async () => {
+    const before = tableRows(t.runtime);
+    const post = (contentType: string) =>
+      createPlan(
+        new Request("http://test/api/admin/plans", {
+          method: "POST",
+          headers: { cookie, "content-type": contentType },
+          body: '{"slug":"x","name":"x"}',
+        }),
+      );
+    const refused = await post("application/json; charset=latin1");
+    expect(refused.status).toBe(415);
+    expect((await refused.json()).detail).toBe(
+      "Send the body in UTF-8: Content-Type: application/json, with no charset or charset=utf-8.",
+    );
+    expect(tableRows(t.runtime)).toEqual(before);
+    expect((await post("application/json; charset=UTF-8")).status).toBe(201);
+  });
 });

@@ -320,6 +320,27 @@ describe("the decision API refuses bad calls with problems, consuming nothing", 
     expect(charset.status).toBe(200);
   });
 
+  // Regression: `charset=latin1` was admitted, and its body read as UTF-8 all the same.
+  it("415 for JSON in a charset other than UTF-8, saying to send UTF-8", async () => {
+    for (const type of [
+      "application/json; charset=latin1",
+      "application/json;charset=ISO-8859-1",
+      'application/json; charset="utf-16"',
+    ]) {
+      const res = await postJson(url(), valid(), token, { "content-type": type });
+      const body = await expectProblem(res, 415, "Unsupported media type");
+      expect(body.detail, type).toBe(
+        "Send the body in UTF-8: Content-Type: application/json, with no charset or charset=utf-8.",
+      );
+    }
+    for (const type of ["application/json;charset=UTF-8", 'application/json; charset="utf-8"']) {
+      const res = await postJson(url(), { key: "rk_nobody", operation: "read" }, token, {
+        "content-type": type,
+      });
+      expect(res.status, type).toBe(200);
+    }
+  });
+
   it("405 for other methods, with Allow", async () => {
     for (const method of ["GET", "PUT", "DELETE", "PATCH"]) {
       const res = await fetch(url(), { method, headers: { authorization: `Bearer ${token}` } });
