@@ -1,11 +1,13 @@
 // The full app's server (server/main.ts starts it unless RATEKEEPER_ROLE=edge): one process, one
 // runtime. It reads the socket (the client's address), sets the security headers on every answer, refuses request targets Next cannot route, answers the
 // data plane's paths itself (lib/data-plane: the decision API and the gateway, on plain
-// node:http, without Next's per-request cost), and hands every other request to Next.
+// node:http, without Next's per-request cost), and hands every other request to Next (an API
+// answer's head made plain: lib/http/api-head.ts).
 // `npm start` runs its build (dist/server.mjs); `npm run dev` runs it with Next in development mode.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createDataPlane, dataPlaneOptionsOf } from "@/lib/data-plane/data-plane";
 import { getEnv } from "@/lib/env";
+import { isApiTarget, plainApiHead } from "@/lib/http/api-head";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/http/client-address";
 import { failedRequest } from "@/lib/http/internal-error";
 import { writeAnswer } from "@/lib/http/node-io";
@@ -61,6 +63,8 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
     return;
   }
   stamp(request);
+  // An API answer's head reads like the data plane's: no Vary on Next's router headers, no-store.
+  if (isApiTarget(request.url ?? "/")) plainApiHead(response);
   // The dashboard's layout sends a signed-out visit to sign in with this target as `next`.
   request.headers[REQUEST_TARGET_HEADER] = request.url ?? "/";
   await handle(request, response);

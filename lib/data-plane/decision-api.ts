@@ -9,6 +9,8 @@ import {
   refusalAnswer,
   tooLargeAnswer,
 } from "@/lib/http/answer";
+import { readJsonText } from "@/lib/http/json-text";
+import { jsonTypeOf, UTF8_DETAIL } from "@/lib/http/media-type";
 import {
   type DecisionContext,
   decide,
@@ -24,7 +26,6 @@ import {
   decisionRequestSchema,
 } from "@/lib/schemas/decision.schema";
 import type { DecisionAnswer } from "@/lib/schemas/decision-answer.schema";
-import { fieldErrorsOf } from "@/lib/schemas/problem.schema";
 import { decisionResultJson, resultOfIdentity, resultOfVerdict } from "./decision-result";
 import { authenticateService, missingScope } from "./service-auth";
 
@@ -52,12 +53,11 @@ export function bodyLimitOf(kind: DecisionKind): number {
 /** Gate is the service token of a call that may send its body, or the answer that refuses it. */
 export type Gate = { ok: true; token: ServiceTokenPolicy } | { ok: false; answer: HttpAnswer };
 
-const JSON_TYPE = /^application\/json[ \t]*(;|$)/i;
-
 /**
  * admitCall checks what a call says before its body is read: its service token (401, counted
- * against the token when a revoked one is presented) and its media type (415). Nothing here
- * takes a token from any bucket.
+ * against the token when a revoked one is presented) and its media type (415 unless
+ * application/json, and JSON in a charset other than UTF-8 too). Nothing here takes a token from
+ * any bucket.
  */
 export function admitCall(
   rt: DecisionRuntime,
@@ -74,11 +74,15 @@ export function admitCall(
     rt.serviceTokenRefusals.note(auth.reason, auth.tokenId, rt.clock.now());
     return { ok: false, answer: refusalAnswer(auth.refusal) };
   }
-  if (!contentType || !JSON_TYPE.test(contentType)) {
+  const type = contentType ? jsonTypeOf(contentType) : "not-json";
+  if (type !== "json") {
     return {
       ok: false,
       answer: problemAnswer(415, "Unsupported media type", {
-        detail: "Send the body as Content-Type: application/json.",
+        detail:
+          type === "other-charset"
+            ? UTF8_DETAIL
+            : "Send the body as Content-Type: application/json.",
       }),
     };
   }
@@ -87,16 +91,10 @@ export function admitCall(
 
 type Parsed<T> = { ok: true; data: T } | { ok: false; answer: HttpAnswer };
 
+/** parse reads a body's text as JSON through the one body reader: the value, or the 400. */
 function parse<S extends z.ZodType>(text: string, schema: S): Parsed<z.infer<S>> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, answer: invalidAnswer({ "": ["Body must be valid JSON"] }) };
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) return { ok: false, answer: invalidAnswer(fieldErrorsOf(parsed.error)) };
-  return { ok: true, data: parsed.data };
+  const read = readJsonText(text, schema);
+  return read.ok ? read : { ok: false, answer: invalidAnswer(read.errors) };
 }
 
 /** scopeRefusal is the 403 for a token that may not make these decisions (counted), or null. */
@@ -151,12 +149,13 @@ function batchAnswer(results: DecisionAnswer[]): HttpAnswer {
 }
 
 /**
- * answerBody answers an admitted call from its body's text: 400 for bad JSON or fields, 403
- * for a token that may not, else 200 with the decision (or a batch's, in order). Each decision
- * goes through the app's one decision path; in memory the answer comes at once, with Redis as a
- * Promise. A batch is validated whole first (one bad item refuses it, nothing decided), then
- * each item is decided on its own, all started at once (so with Redis they go out pipelined);
- * one snapshot serves the whole batch, and a key is hashed once however often it appears.
+ * answerBody answers an admitted call from its body's text: 400 for bad JSON, a key given twice
+ * or bad fields (all of them at once), 403 for a token that may not, else 200 with the decision
+ * (or a batch's, in order). Each decision goes through the app's one decision path; in memory the
+ * answer comes at once, with Redis as a Promise. A batch is validated whole first (one bad item
+ * refuses it, nothing decided), then each item is decided on its own, all started at once (so
+ * with Redis they go out pipelined); one snapshot serves the whole batch, and a key is hashed
+ * once however often it appears.
  */
 export function answerBody(
   rt: DecisionRuntime,

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { fieldErrorsOf } from "@/lib/schemas/problem.schema";
 import { tooLargeAnswer } from "./answer";
+import { INVALID_JSON, readJsonText, validateValue } from "./json-text";
 import { invalid, toResponse } from "./response";
 
 /** ParseResult is a validated body or the 400 response to send. */
@@ -17,8 +18,10 @@ function tooLarge(headers: Record<string, string>): ParseResult<never> {
 }
 
 /**
- * parseBody reads a JSON body and validates it; bad JSON or bad fields become a 400, a body over
- * MAX_BODY_BYTES a 413 (refused on its Content-Length before reading, when it declares one).
+ * parseBody reads a JSON body and validates it (readJsonText; an empty body is `undefined` to
+ * the schema); bad JSON, a key given twice or bad fields become a 400 with every field error, a
+ * body over MAX_BODY_BYTES a 413 (refused on its Content-Length before reading, when it declares
+ * one).
  */
 export async function parseBody<S extends z.ZodType>(
   request: Request,
@@ -26,18 +29,15 @@ export async function parseBody<S extends z.ZodType>(
   headers: Record<string, string> = {},
 ): Promise<ParseResult<z.infer<S>>> {
   if (Number(request.headers.get("content-length")) > MAX_BODY_BYTES) return tooLarge(headers);
-  let body: unknown;
+  let text: string;
   try {
-    const text = await request.text();
-    if (text.length > MAX_BODY_BYTES) return tooLarge(headers);
-    body = text.length === 0 ? undefined : JSON.parse(text);
+    text = await request.text();
   } catch {
-    return { ok: false, response: invalid({ "": ["Body must be valid JSON"] }, headers) };
+    return { ok: false, response: invalid({ "": [INVALID_JSON] }, headers) };
   }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success)
-    return { ok: false, response: invalid(fieldErrorsOf(parsed.error), headers) };
-  return { ok: true, data: parsed.data };
+  if (text.length > MAX_BODY_BYTES) return tooLarge(headers);
+  const read = text.length === 0 ? validateValue(undefined, schema) : readJsonText(text, schema);
+  return read.ok ? read : { ok: false, response: invalid(read.errors, headers) };
 }
 
 /**

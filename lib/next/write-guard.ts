@@ -1,5 +1,6 @@
 import { getEnv } from "@/lib/env";
 import { trustedForwardedValue } from "@/lib/http/client-address";
+import { jsonTypeOf, UTF8_DETAIL } from "@/lib/http/media-type";
 import { problem } from "@/lib/http/response";
 
 /** SAFE_METHODS change nothing: the write guard lets them through. */
@@ -61,11 +62,6 @@ function refuseCrossOrigin(): Response {
   });
 }
 
-/** isJsonType tells whether a Content-Type header declares JSON (`application/json`, any params). */
-function isJsonType(contentType: string): boolean {
-  return contentType.split(";")[0]?.trim().toLowerCase() === "application/json";
-}
-
 /** declaresBody tells whether a request says it carries a body (a length above 0, or chunks). */
 function declaresBody(request: Request): boolean {
   const length = request.headers.get("content-length");
@@ -74,16 +70,28 @@ function declaresBody(request: Request): boolean {
 
 /**
  * contentTypeRefusal refuses (415) a state change whose body is not declared
- * `application/json`, before anything of it is read: a request with a Content-Type must declare
- * JSON, and one without must carry no body. Forms and `text/plain`, which a browser may send to
- * another site without asking it first, never reach a handler.
+ * `application/json` in UTF-8, before anything of it is read: a request with a Content-Type must
+ * declare JSON (with no charset or charset=utf-8: the body is read as UTF-8), and one without must
+ * carry no body. Forms and `text/plain`, which a browser may send to another site without asking
+ * it first, never reach a handler.
  */
 export function contentTypeRefusal(request: Request): Response | null {
   if (isSafeMethod(request.method)) return null;
   const contentType = request.headers.get("content-type");
-  if (contentType === null ? !declaresBody(request) : isJsonType(contentType)) return null;
+  if (contentType === null) {
+    return declaresBody(request) ? refuseType("not-json") : null;
+  }
+  const type = jsonTypeOf(contentType);
+  return type === "json" ? null : refuseType(type);
+}
+
+/** refuseType is the 415 for a body not declared JSON, or declared JSON in another charset. */
+function refuseType(type: "not-json" | "other-charset"): Response {
   return problem(415, "Unsupported media type", {
-    detail: "Send the body as JSON, with Content-Type: application/json.",
+    detail:
+      type === "other-charset"
+        ? UTF8_DETAIL
+        : "Send the body as JSON, with Content-Type: application/json.",
   });
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { OPERATIONS } from "@/lib/vocabulary";
 import { costSchema } from "./cost.schema";
+import { ANY_OBJECT } from "./every-error";
 
 /** MAX_BATCH_DECISIONS is the most decisions one batch may ask for: 1,000. */
 export const MAX_BATCH_DECISIONS = 1_000;
@@ -9,6 +10,7 @@ export const MAX_BATCH_DECISIONS = 1_000;
  * decisionRequestSchema is one decision asked of the decision API: the customer by API `key` or
  * by `customerId` (exactly one), the `operation`, a `cost` in tokens (a whole number from 1 to
  * MAX_COST, 1 by default: see cost.schema.ts) and `peek` (decide without taking, false by default).
+ * A body's errors are all reported at once, the customer's with the fields'.
  */
 export const decisionRequestSchema = z
   .object(
@@ -30,24 +32,22 @@ export const decisionRequestSchema = z
     { error: "Send a JSON object" },
   )
   .strict()
-  .check((ctx) => {
-    const { key, customerId } = ctx.value;
-    if (key !== undefined && customerId !== undefined) {
-      ctx.issues.push({
-        code: "custom",
-        input: ctx.value,
-        path: [],
-        message: "Send key or customerId, not both",
-      });
-    } else if (key === undefined && customerId === undefined) {
-      ctx.issues.push({
-        code: "custom",
-        input: ctx.value,
-        path: [],
-        message: "Send the customer's key or its customerId",
-      });
-    }
-  });
+  .superRefine(
+    ({ key, customerId }, ctx) => {
+      if (key !== undefined && customerId !== undefined) {
+        ctx.addIssue({ code: "custom", path: [], message: "Send key or customerId, not both" });
+      } else if (key === undefined && customerId === undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: [],
+          message: "Send the customer's key or its customerId",
+        });
+      }
+    },
+    // Regression: by default a refinement is skipped once a field has failed, so `{}` named
+    // only `operation`, and the missing key came on the next try.
+    ANY_OBJECT,
+  );
 
 /** decisionBatchSchema is a batch of 1 to 1,000 decisions, each decided on its own. */
 export const decisionBatchSchema = z

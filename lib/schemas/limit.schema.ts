@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { OPERATIONS } from "@/lib/vocabulary";
+import { ANY_LIST, isRecord } from "./every-error";
 
 /** MAX_COUNT is the largest count a stored limit may have. */
 export const MAX_COUNT = 1_000_000;
@@ -32,15 +33,33 @@ export const limitRowSchema = z
 export type LimitRow = z.infer<typeof limitRowSchema>;
 
 /**
- * refuseDuplicates flags each limit that repeats an earlier one of the same operation (count and
- * period), dry-run or not: a dry-run limit equal to an enforced one would share its bucket.
+ * isWellTyped tells whether each field of a row has its type (its range may still be wrong), as
+ * rows must for refuseDuplicates to compare them: a row of unknown operation or of a `dryRun`
+ * that is not true or false is left to its own errors.
  */
-function refuseDuplicates(
-  rows: readonly { operation?: string; count: number; periodMs: number }[],
-  ctx: z.RefinementCtx,
-): void {
+function isWellTyped(
+  row: unknown,
+): row is { operation?: unknown; count: number; periodMs: number } {
+  return (
+    isRecord(row) &&
+    typeof row.count === "number" &&
+    typeof row.periodMs === "number" &&
+    (row.operation === undefined || (OPERATIONS as readonly unknown[]).includes(row.operation)) &&
+    (row.dryRun === undefined || typeof row.dryRun === "boolean")
+  );
+}
+
+/**
+ * refuseDuplicates flags each limit that repeats an earlier one of the same operation (count and
+ * period), dry-run or not: a dry-run limit equal to an enforced one would share its bucket. It
+ * runs beside the rows' own errors (ANY_LIST), on the well-typed rows (isWellTyped).
+ * Regression: a duplicate beside a row of unknown operation came to light only once that row was
+ * fixed.
+ */
+function refuseDuplicates(rows: readonly unknown[], ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
   rows.forEach((row, index) => {
+    if (!isWellTyped(row)) return;
     const id = `${row.operation ?? ""}/${row.count}/${row.periodMs}`;
     if (seen.has(id)) {
       ctx.addIssue({ code: "custom", message: "Duplicate limit", path: [index] });
@@ -53,7 +72,7 @@ function refuseDuplicates(
 export const limitRowsSchema = z
   .array(limitRowSchema)
   .max(20, "At most 20 limits")
-  .superRefine(refuseDuplicates);
+  .superRefine(refuseDuplicates, ANY_LIST);
 
 /**
  * overrideLimitsSchema is an override's limits: one or more, no duplicates, and at least one
@@ -63,7 +82,12 @@ export const overrideLimitsSchema = z
   .array(limitRowSchema.omit({ operation: true }).strict())
   .min(1, "Add at least one limit")
   .max(20, "At most 20 limits")
-  .superRefine(refuseDuplicates)
-  .refine((rows) => rows.length === 0 || rows.some((row) => !row.dryRun), {
-    message: "Keep at least one enforced limit: dry-run limits alone would lift the plan's",
-  });
+  .superRefine(refuseDuplicates, ANY_LIST)
+  .refine(
+    (rows: readonly unknown[]) =>
+      rows.length === 0 || rows.some((row) => !isRecord(row) || row.dryRun !== true),
+    {
+      message: "Keep at least one enforced limit: dry-run limits alone would lift the plan's",
+      ...ANY_LIST,
+    },
+  );

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SERVICE_TOKEN_SCOPES } from "@/lib/vocabulary";
+import { ANY_LIST } from "./every-error";
 import { plainText } from "./text.schema";
 
 /** SCOPE_LIST names the scopes in words: "decide and peek". */
@@ -33,7 +34,11 @@ export const serviceTokenCreateSchema = z
             : `Scopes must be a list, such as ["decide"]`,
       })
       .min(1, `Choose at least one scope: ${SCOPE_LIST}`)
-      .refine((scopes) => new Set(scopes).size === scopes.length, "Name each scope once"),
+      // Beside an unknown scope's error too (ANY_LIST), not once it is fixed.
+      .refine((scopes: readonly unknown[]) => new Set(scopes).size === scopes.length, {
+        message: "Name each scope once",
+        ...ANY_LIST,
+      }),
   })
   .strict();
 

@@ -2,6 +2,7 @@ import { bearerToken } from "@/lib/policy/api-key";
 import { identify } from "@/lib/policy/decide";
 import type { Runtime } from "@/lib/runtime";
 import { operationOf } from "@/lib/vocabulary";
+import { referenceRepeatedKeys } from "../support/json-reference";
 import type { DiscoveredRoute } from "./discover";
 import type { Answer } from "./front";
 import { isJsonType, THIS_ORIGIN } from "./http-parts";
@@ -104,6 +105,14 @@ function isAdminWrite(route: DiscoveredRoute): boolean {
   return route.path.startsWith("/api/admin/") && !["GET", "HEAD", "OPTIONS"].includes(route.method);
 }
 
+/**
+ * isDecisionCall says whether a route answers as the decision API (through Next, its benchmark
+ * twin), which reads a body declared JSON in UTF-8 only, with or without one.
+ */
+function isDecisionCall(route: DiscoveredRoute): boolean {
+  return route.path === "/api/bench/decisions";
+}
+
 /** isCrossSite says whether a browser marked the request as made by another site. */
 function isCrossSite(request: Request): boolean {
   const site = request.headers.get("sec-fetch-site");
@@ -116,7 +125,9 @@ function isCrossSite(request: Request): boolean {
  * findingsOf checks one exchange against the API's promises: never a 5xx; every 4xx a problem
  * body whose status is the response's; after every 4xx every table and bucket as before (but
  * for the token of an admitted API request whose well-formed id named nothing); text stored as
- * sent; an admin write refused when another site sent it, or when its body is not JSON.
+ * sent; a body that gives a key twice refused (JSON.parse would keep the last silently); an
+ * admin write refused when another site sent it, or when its body is not JSON in UTF-8; a
+ * decision refused unless its body is declared JSON in UTF-8.
  */
 export function findingsOf(x: Exchange, runtime: Runtime): Finding[] {
   const { status } = x.answer.response;
@@ -149,6 +160,19 @@ export function findingsOf(x: Exchange, runtime: Runtime): Finding[] {
           more: row,
         });
     }
+  }
+  if (status >= 200 && status < 300 && x.readsBody) {
+    const repeated = referenceRepeatedKeys(x.sent) ?? [];
+    if (repeated.length > 0)
+      findings.push({
+        kind: "body with a key given twice accepted",
+        status,
+        detail: repeated.join(", "),
+      });
+  }
+  if (status >= 200 && status < 300 && isDecisionCall(x.route)) {
+    if (!isJsonType(x.request.headers.get("content-type")))
+      findings.push({ kind: "decision body not declared JSON accepted", status, detail: "" });
   }
   if (status >= 200 && status < 300 && isAdminWrite(x.route)) {
     if (isCrossSite(x.request))

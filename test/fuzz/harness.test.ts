@@ -150,13 +150,26 @@ describe("fuzz checks", () => {
     handler: () => new Response(null),
   };
 
-  async function exchange(response: Response, headers: Record<string, string> = {}) {
+  const decision: DiscoveredRoute = {
+    key: "POST /api/bench/decisions",
+    method: "POST",
+    path: "/api/bench/decisions",
+    params: [],
+    handler: () => new Response(null),
+  };
+
+  async function exchange(
+    response: Response,
+    headers: Record<string, string> = {},
+    sent = "{}",
+    route = adminWrite,
+  ) {
     const state = await takeSnapshot(t.runtime);
     const x: Exchange = {
-      route: adminWrite,
-      request: new Request("http://test/api/admin/plans", { method: "POST", headers }),
+      route,
+      request: new Request(`http://test${route.path}`, { method: "POST", headers }),
       readsBody: true,
-      sent: "{}",
+      sent,
       rawParams: {},
       answer: { response },
       text: await response.clone().text(),
@@ -189,6 +202,36 @@ describe("fuzz checks", () => {
     expect(
       await exchange(new Response(null, { status: 201 }), { "content-type": "text/plain" }),
     ).toEqual(["201 admin body not declared JSON accepted"]);
+    const latin1 = { "content-type": "application/json; charset=latin1" };
+    expect(await exchange(new Response(null, { status: 201 }), latin1)).toEqual([
+      "201 admin body not declared JSON accepted",
+    ]);
+  });
+
+  it("reports a decision answered for a body not declared JSON in UTF-8", async () => {
+    const decided = () => Response.json({ allowed: true });
+    expect(await exchange(decided(), json, "{}", decision)).toEqual([]);
+    const utf8 = { "content-type": "application/json; charset=UTF-8" };
+    expect(await exchange(decided(), utf8, "{}", decision)).toEqual([]);
+    const latin1 = { "content-type": "application/json; charset=latin1" };
+    expect(await exchange(decided(), latin1, "{}", decision)).toEqual([
+      "200 decision body not declared JSON accepted",
+    ]);
+    expect(await exchange(decided(), {}, "{}", decision)).toEqual([
+      "200 decision body not declared JSON accepted",
+    ]);
+  });
+
+  it("reports a body that gives a key twice when it is accepted, not when it is refused", async () => {
+    const twice = '{"limits":[{"count":1,"\\u0063ount":2}],"name":"a"}';
+    expect(await exchange(new Response(null, { status: 201 }), json, twice)).toEqual([
+      "201 body with a key given twice accepted",
+    ]);
+    const problem = Response.json(
+      { type: "about:blank", title: "Invalid request", status: 400 },
+      { status: 400, headers: { "content-type": "application/problem+json" } },
+    );
+    expect(await exchange(problem, json, twice)).toEqual([]);
   });
 });
 
@@ -200,5 +243,7 @@ describe("fuzz sweep", () => {
     expect(bodies).toContain('{"name":"a","limits":[{"count":1,"__proto__":1}]}');
     expect(bodies).toContain('{"name":"a","limits":[{"count":1}],"constructor":1}');
     expect(bodies).toContain('[{"name":"a","limits":[{"count":1}]}]');
+    expect(bodies).toContain('{"name":"a","limits":[{"count":1,"count":1}]}');
+    expect(bodies).toContain('{"name":"a","limits":[{"count":1}],"limits":[{"count":1}]}');
   });
 });

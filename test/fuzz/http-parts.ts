@@ -106,14 +106,20 @@ export const JSON_TYPES = [
   "application/json",
   "application/json; charset=utf-8",
   "Application/JSON",
+  'application/json;charset="UTF-8"',
 ] as const;
-/** NON_JSON_TYPES declare other bodies (the first four are sent cross-site with no preflight). */
+/**
+ * NON_JSON_TYPES declare other bodies (the first four are sent cross-site with no preflight), or
+ * JSON in a charset other than UTF-8, which is not the JSON the server reads.
+ */
 export const NON_JSON_TYPES = [
   "text/plain",
   "text/plain;charset=UTF-8",
   "multipart/form-data; boundary=fuzz",
   "application/x-www-form-urlencoded",
   "application/xml",
+  "application/json; charset=latin1",
+  'application/json; charset="utf-16"',
 ] as const;
 
 /** contentType is a body's declared type: JSON (mostly), another type, or none at all. */
@@ -123,9 +129,17 @@ export const contentType: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 1, arbitrary: fc.constant(undefined) },
 );
 
-/** isJsonType says whether a Content-Type declares JSON (media type application/json). */
+/**
+ * isJsonType says whether a Content-Type declares JSON in UTF-8: media type application/json,
+ * with no charset parameter or charset utf-8 (any case, quoted or not).
+ */
 export function isJsonType(value: string | null | undefined): boolean {
-  return (value ?? "").split(";")[0]?.trim().toLowerCase() === "application/json";
+  const [type, ...parameters] = (value ?? "").split(";");
+  if (type?.trim().toLowerCase() !== "application/json") return false;
+  return parameters.every((parameter) => {
+    const [name, charset] = parameter.split("=").map((part) => part.trim().toLowerCase());
+    return name !== "charset" || charset === "utf-8" || charset === '"utf-8"';
+  });
 }
 
 /** ODD_SEGMENTS are path segments and query values as sent: malformed, huge, fractional, empty. */

@@ -39,7 +39,7 @@ function setAt(node: Json, path: number[], value: Json): Json {
 /**
  * sweepBodies is the valid body with one change each: every string and number replaced by each
  * odd value of its type, every value by each wrong type, every object given each
- * prototype-named key, and the whole body wrapped in an array.
+ * prototype-named key and its last key again, and the whole body wrapped in an array.
  */
 export function sweepBodies(valid: Json): Json[] {
   const bodies: Json[] = [];
@@ -50,6 +50,9 @@ export function sweepBodies(valid: Json): Json[] {
     if (node instanceof JsonObject) {
       for (const key of PROTOTYPE_KEYS)
         bodies.push(setAt(valid, path, new JsonObject([...node.entries, [key, 1]])));
+      // Its last key given again, with the same value: still two answers to one question.
+      const last = node.entries.at(-1);
+      if (last) bodies.push(setAt(valid, path, new JsonObject([...node.entries, last])));
     }
   }
   bodies.push([valid]);

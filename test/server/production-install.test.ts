@@ -53,6 +53,17 @@ describe("a server started with RATEKEEPER_DEMO=off", () => {
     }
   });
 
+  // Regression: Next's JSON answers carried `Vary: rsc, next-router-state-tree, …` (what a
+  // page's payload depends on) and no Cache-Control; lib/http/api-head.ts, from server/full.ts.
+  it("answers the admin API with a Vary of what it depends on, never to be kept", async () => {
+    const plans = await server.admin.request("GET", "/api/admin/plans");
+    expect(plans.status).toBe(200);
+    expect(plans.headers.get("vary") ?? "").not.toMatch(/rsc|next-router|next-url/i);
+    expect(plans.headers.get("cache-control")).toBe("no-store");
+    const page = await fetch(`${server.url}/login`);
+    expect(page.headers.get("vary")).toMatch(/rsc/i);
+  });
+
   it("says once at start that the gateway is on and where it forwards", () => {
     expect(
       server.instance.count(`Gateway on: /gw/* forwards admitted requests to ${upstream.url}`),

@@ -132,4 +132,28 @@ describe("signing in and out", () => {
     t.clock.advance(6_000);
     expect((await attempt()).status).toBe(401);
   });
+
+  // What docs/dashboard.md says of a locked sign-in (it said "until the minute has refilled").
+  it("gives back one attempt every 6 seconds after a lock, and all 10 after a quiet minute", async () => {
+    const attempt = (password = "guess") =>
+      login(
+        new Request("http://test/api/admin/session", {
+          method: "POST",
+          headers: { "content-type": "application/json", [CLIENT_ADDRESS_HEADER]: "198.51.100.5" },
+          body: JSON.stringify({ password }),
+        }),
+      );
+    for (let i = 0; i < 10; i++) expect((await attempt()).status).toBe(401);
+    const locked = await attempt("test-password");
+    expect(locked.status).toBe(429);
+    expect(locked.headers.get("retry-after")).toBe("6");
+    t.clock.advance(3_000);
+    expect((await attempt()).headers.get("retry-after")).toBe("3");
+    t.clock.advance(3_000);
+    expect((await attempt()).status).toBe(401);
+    expect((await attempt()).headers.get("retry-after")).toBe("6");
+    t.clock.advance(60_000);
+    for (let i = 0; i < 10; i++) expect((await attempt()).status).toBe(401);
+    expect((await attempt()).status).toBe(429);
+  });
 });

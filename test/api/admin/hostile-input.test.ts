@@ -201,3 +201,61 @@ describe("admin API: free text", () => {
     });
   });
 });
+
+describe("admin API: JSON bodies", () => {
+  // Regression: a key given twice was read as its last value, as a query parameter given twice
+  // never was; now it is a 400 naming the field, and nothing is written.
+  it("refuses a key given twice with 400 naming it, at any depth", async () => {
+    const before = tableRows(t.runtime);
+    const raw = (body: string) => ({ cookie, rawBody: body });
+    const planId = t.planId("free");
+    const limit = '{"operation":"read","count":1,"periodMs":1000,"count":100}';
+    const cases: [Promise<Response>, string][] = [
+      [
+        createPlan(adminRequest("/x", raw(`{"slug":"x","name":"x","limits":[${limit}]}`))),
+        "limits.0.count",
+      ],
+      [
+        createCustomer(
+          adminRequest("/x", raw(`{"name":"x","planId":${planId},"planId":${planId}}`)),
+        ),
+        "planId",
+      ],
+      [
+        patchPlan(
+          adminRequest("/x", { method: "PATCH", ...raw('{"name":"a","\\u006eame":"b"}') }),
+          params({ id: String(planId) }),
+        ),
+        "name",
+      ],
+      [
+        login(adminRequest("/x", { rawBody: '{"password":"test-password","password":"x"}' })),
+        "password",
+      ],
+    ];
+    for (const [call, field] of cases) {
+      const errors = await expectRefused(await call, 400, before);
+      expect(errors, field).toEqual({ [field]: ["Given more than once"] });
+    }
+  });
+
+  // Regression: `charset=latin1` was accepted, and the body read as UTF-8 all the same.
+  it("refuses a body declared in a charset other than UTF-8 with 415, saying to send UTF-8", async () => {
+    const before = tableRows(t.runtime);
+    const post = (contentType: string) =>
+      createPlan(
+        new Request("http://test/api/admin/plans", {
+          method: "POST",
+          headers: { cookie, "content-type": contentType },
+          body: '{"slug":"x","name":"x"}',
+        }),
+      );
+    const refused = await post("application/json; charset=latin1");
+    expect(refused.status).toBe(415);
+    expect((await refused.json()).detail).toBe(
+      "Send the body in UTF-8: Content-Type: application/json, with no charset or charset=utf-8.",
+    );
+    expect(tableRows(t.runtime)).toEqual(before);
+    expect((await post("application/json; charset=UTF-8")).status).toBe(201);
+  });
+});

@@ -301,6 +301,40 @@ describe("the decision API", () => {
     });
   });
 
+  // What docs/admin-api.md says ("No limits means unlimited"): an operation without an enforced
+  // limit is never refused, and its answer names no limit and sends no RateLimit fields.
+  it("never refuses an operation that has no enforced limit", async () => {
+    t.addPlan("writes-only", [
+      { operation: "write", count: 1, periodMs: HOUR },
+      { operation: "read", count: 1, periodMs: HOUR, dryRun: true },
+    ]);
+    const { key } = t.addCustomer("writes-only");
+    t.addPlan("open", []);
+    const open = t.addCustomer("open");
+    for (const [who, operation] of [
+      [key, "read"],
+      [open.key, "read"],
+      [open.key, "write"],
+    ] as const) {
+      for (let i = 0; i < 3; i++) {
+        const answer = await (await decide({ key: who, operation, cost: 1_000 })).json();
+        expect(answer, `${operation} ${i}`).toMatchObject({
+          allowed: true,
+          reason: "ok",
+          status: 200,
+          remaining: null,
+          limit: null,
+          retryAfterMs: 0,
+          problem: null,
+        });
+        expect(answer.headers, "no RateLimit fields").toEqual({});
+      }
+    }
+    expect(await (await decide({ key, operation: "write" })).json()).toMatchObject({
+      remaining: 0,
+    });
+  });
+
   describe("batch", () => {
     it("decides each item on its own, in order, and answers them in order", async () => {
       const res = await batch([

@@ -176,6 +176,25 @@ describe("the decision API refuses bad calls with problems, consuming nothing", 
       { "": ["Send key or customerId, not both"] },
     ],
     ["no operation", { key: "rk_a" }, { operation: ["operation must be read or write"] }],
+    // Regression: `{}` named only `operation`; the missing customer came on the next try.
+    [
+      "an empty object",
+      {},
+      {
+        operation: ["operation must be read or write"],
+        "": ["Send the customer's key or its customerId"],
+      },
+    ],
+    [
+      "every bad field at once",
+      { key: "", customerId: 1, operation: "x", cost: 0 },
+      {
+        key: ["key must not be empty"],
+        operation: ["operation must be read or write"],
+        cost: [COST_RULE],
+        "": ["Send key or customerId, not both"],
+      },
+    ],
     [
       "an unknown operation",
       { key: "rk_a", operation: "delete" },
@@ -215,6 +234,29 @@ describe("the decision API refuses bad calls with problems, consuming nothing", 
     const res = await postJson(url(), body, token);
     const problem = await expectProblem(res, 400, "Invalid request");
     expect(problem.errors).toEqual(errors);
+  });
+
+  // Regression: the last of the two keys won, so this call was admitted and took a write token.
+  it("400 for a key given twice, naming it, taking nothing", async () => {
+    const body = `{"key":${JSON.stringify(t.demoKey)},"operation":"read","operation":"write"}`;
+    const problem = await expectProblem(await postJson(url(), body, token), 400, "Invalid request");
+    expect(problem.errors).toEqual({ operation: ["Given more than once"] });
+    // The same key spelled with an escape is the same key.
+    const escaped = `{"key":${JSON.stringify(t.demoKey)},"operation":"write","\\u006fperation":"write"}`;
+    const again = await expectProblem(
+      await postJson(url(), escaped, token),
+      400,
+      "Invalid request",
+    );
+    expect(again.errors).toEqual({ operation: ["Given more than once"] });
+    const item = `{"key":${JSON.stringify(t.demoKey)},"operation":"read"}`;
+    const batch = `{"decisions":[${item},${item},${item},{"key":${JSON.stringify(t.demoKey)},"operation":"read","operation":"write"}]}`;
+    const refused = await expectProblem(
+      await postJson(batchUrl(), batch, token),
+      400,
+      "Invalid request",
+    );
+    expect(refused.errors).toEqual({ "decisions.3.operation": ["Given more than once"] });
   });
 
   it("400 for a bad batch, by item path, deciding none of it", async () => {
@@ -276,6 +318,27 @@ describe("the decision API refuses bad calls with problems, consuming nothing", 
       "content-type": "application/json; charset=utf-8",
     });
     expect(charset.status).toBe(200);
+  });
+
+  // Regression: `charset=latin1` was admitted, and its body read as UTF-8 all the same.
+  it("415 for JSON in a charset other than UTF-8, saying to send UTF-8", async () => {
+    for (const type of [
+      "application/json; charset=latin1",
+      "application/json;charset=ISO-8859-1",
+      'application/json; charset="utf-16"',
+    ]) {
+      const res = await postJson(url(), valid(), token, { "content-type": type });
+      const body = await expectProblem(res, 415, "Unsupported media type");
+      expect(body.detail, type).toBe(
+        "Send the body in UTF-8: Content-Type: application/json, with no charset or charset=utf-8.",
+      );
+    }
+    for (const type of ["application/json;charset=UTF-8", 'application/json; charset="utf-8"']) {
+      const res = await postJson(url(), { key: "rk_nobody", operation: "read" }, token, {
+        "content-type": type,
+      });
+      expect(res.status, type).toBe(200);
+    }
   });
 
   it("405 for other methods, with Allow", async () => {

@@ -1,7 +1,9 @@
 import http from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isJsonType } from "../../fuzz/http-parts";
 import { type DataPlaneServer, serviceToken, startDataPlane } from "../../support/data-plane";
+import { referenceRepeatedKeys } from "../../support/json-reference";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { startUpstream, type Upstream } from "../../support/upstream";
 
@@ -195,5 +197,83 @@ describe("the data plane under arbitrary input", () => {
     }
     expect(forwarded).toBeGreaterThan(0);
     expect(described, "GET /api/v1/service-token answered a token").toBeGreaterThan(0);
+  });
+
+  // Regression: a key given twice was read as its last value, and JSON declared in latin1 was
+  // read as UTF-8: either was decided (and took a token) as something the caller did not say.
+  it("decides only a body declared JSON in UTF-8 that gives each key once, single or batched", async () => {
+    const decision = fc.record(
+      {
+        key: fc.constantFrom(t.demoKey, "rk_unknown"),
+        operation: fc.constantFrom("read", "write"),
+        cost: fc.integer({ min: 1, max: 3 }),
+        peek: fc.boolean(),
+      },
+      { requiredKeys: ["key", "operation"] },
+    );
+    // An item as text, sometimes with its key or operation given again (maybe spelled with an
+    // escape, with the same value or another).
+    const item = fc.oneof(
+      decision.map((d) => JSON.stringify(d)),
+      fc
+        .tuple(
+          decision,
+          fc.constantFrom("key", "operation", "\\u006bey", "\\u006fperation"),
+          fc.constantFrom<unknown>("read", "write", 1, true, t.demoKey),
+        )
+        .map(
+          ([d, key, value]) =>
+            `${JSON.stringify(d).slice(0, -1)},"${key}":${JSON.stringify(value)}}`,
+        ),
+    );
+    const call = fc.oneof(
+      item.map((body) => ({ path: "/api/v1/decisions", body })),
+      fc.array(item, { minLength: 1, maxLength: 4 }).map((items) => ({
+        path: "/api/v1/decisions/batch",
+        body: `{"decisions":[${items.join(",")}]}`,
+      })),
+    );
+    const contentType = fc.constantFrom(
+      "application/json",
+      "application/json; charset=utf-8",
+      'application/json;charset="UTF-8"',
+      "application/json; charset=latin1",
+      "application/json; charset=ISO-8859-1",
+      'application/json; charset="utf-16"',
+    );
+    const seen = { decided: 0, repeated: 0, charset: 0 };
+    await fc.assert(
+      fc.asyncProperty(call, contentType, async ({ path, body }, type) => {
+        const reply = await send(
+          server.url,
+          "POST",
+          path,
+          {
+            authorization: `Bearer ${decideToken}`,
+            "content-type": type,
+            "content-length": String(Buffer.byteLength(body)),
+          },
+          body,
+        );
+        const repeated = referenceRepeatedKeys(body) ?? [];
+        if (!isJsonType(type)) {
+          expect(reply.status, type).toBe(415);
+          seen.charset++;
+        } else if (repeated.length > 0) {
+          expect(reply.status, body).toBe(400);
+          const given = Object.fromEntries(repeated.map((at) => [at, ["Given more than once"]]));
+          expect(JSON.parse(reply.body).errors).toEqual(given);
+          seen.repeated++;
+        } else {
+          expect(reply.status, body).toBe(200);
+          seen.decided++;
+        }
+      }),
+      { numRuns: 200, seed: 20_261_128 },
+    );
+    expect(
+      Math.min(seen.decided, seen.repeated, seen.charset),
+      JSON.stringify(seen),
+    ).toBeGreaterThan(20);
   });
 });

@@ -96,6 +96,25 @@ describe("contentTypeRefusal", () => {
       "passes",
     );
   });
+
+  // Regression: `charset=latin1` passed, and the body was read as UTF-8 all the same.
+  it.each([
+    ["application/json; charset=latin1", 415],
+    ["application/json;charset=ISO-8859-1", 415],
+    ['application/json; charset="utf-16"', 415],
+    ["application/json; charset=", 415],
+    ["application/json; charset=UTF-8", "passes"],
+    ['application/json; charset="utf-8"', "passes"],
+    ["application/json; boundary=x", "passes"],
+  ])("answers JSON declared as %s with %s", async (type, expected) => {
+    const refusal = contentTypeRefusal(request("POST", { "content-type": type }));
+    expect(status(refusal)).toBe(expected);
+    if (refusal) {
+      expect((await refusal.json()).detail).toBe(
+        "Send the body in UTF-8: Content-Type: application/json, with no charset or charset=utf-8.",
+      );
+    }
+  });
 });
 
 describe("writeRefusal", () => {

@@ -31,6 +31,22 @@ describe("items API: hostile input", () => {
     expect(t.runtime.limiter.size).toBe(0);
   }
 
+  // Regression: a key given twice was read as its last value (JSON.parse keeps the last).
+  it("refuses a body that gives a key twice with a 400 naming it, consuming nothing", async () => {
+    const before = tableRows(t.runtime);
+    const create = POST(
+      api("/api/v1/items", { key: customer.key, rawBody: '{"name":"a","name":"b"}' }),
+    );
+    await expectInvalid(await create, ["name"], before);
+    const bulk = createBulk(
+      api("/api/v1/items/bulk", {
+        key: customer.key,
+        rawBody: '{"items":[{"name":"a"},{"name":"b","quantity":1,"\\u0071uantity":2}]}',
+      }),
+    );
+    await expectInvalid(await bulk, ["items.1.quantity"], before);
+  });
+
   // Regression: a key named like an Object.prototype member threw while building the field
   // errors, outside the handler's try: Next answered 500 with an empty body.
   it.each(["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"])(
