@@ -121,3 +121,19 @@ export function repeatedKeyPaths(text: string): string[] | null {
   }
   return repeated && [...repeated];
 }
+
+/**
+ * flatKeysOnce is a shortcut past `repeatedKeyPaths` for a flat object (no object or array in
+ * it) that JSON.parse read from `text` as `value`: true when the text has no backslash (so no
+ * escaped key) and each of the value's keys appears in it exactly once as a quoted string, which
+ * no repeated key could; false says nothing either way (ask `repeatedKeyPaths`).
+ */
+export function flatKeysOnce(text: string, value: Record<string, unknown>): boolean {
+  if (text.indexOf("\\") >= 0) return false;
+  for (const name in value) {
+    const quoted = `"${name}"`;
+    const at = text.indexOf(quoted);
+    if (at < 0 || text.indexOf(quoted, at + quoted.length) >= 0) return false;
+  }
+  return true;
+}
