@@ -59,6 +59,9 @@ export function readBody(request: IncomingMessage, maxBytes: number, on: BodyHan
   request.on("close", onClose);
 }
 
+/** SECURITY_FIELDS are API_SECURITY_HEADERS as a flat list of names and values. */
+const SECURITY_FIELDS: readonly string[] = Object.entries(API_SECURITY_HEADERS).flat();
+
 /**
  * writeAnswer sends an answer on node:http with its Content-Length, `Cache-Control: no-store`
  * (what a server answers itself is never to be kept: decisions change) unless the answer says
@@ -67,14 +70,20 @@ export function readBody(request: IncomingMessage, maxBytes: number, on: BodyHan
  * reading.
  */
 export function writeAnswer(response: ServerResponse, answer: HttpAnswer): void {
-  const headers: Record<string, string | number> = {};
-  for (const name in API_SECURITY_HEADERS) {
-    if (!response.hasHeader(name)) headers[name] = API_SECURITY_HEADERS[name] as string;
+  // A flat list of names and values: Node writes it as it is, where an object's fields would be
+  // copied and looked up by name on every answer. The answer's own fields win (as they are named).
+  const own = answer.headers;
+  const fields: (string | number)[] = [];
+  for (let i = 0; i < SECURITY_FIELDS.length; i += 2) {
+    const name = SECURITY_FIELDS[i] as string;
+    if (!(name in own) && !response.hasHeader(name)) {
+      fields.push(name, SECURITY_FIELDS[i + 1] as string);
+    }
   }
-  headers["Cache-Control"] = "no-store";
-  Object.assign(headers, answer.headers);
-  headers["Content-Length"] = Buffer.byteLength(answer.body);
-  if (answer.status === 413) headers.Connection = "close";
-  response.writeHead(answer.status, headers);
+  if (!("Cache-Control" in own)) fields.push("Cache-Control", "no-store");
+  for (const name in own) fields.push(name, own[name] as string);
+  fields.push("Content-Length", Buffer.byteLength(answer.body));
+  if (answer.status === 413) fields.push("Connection", "close");
+  response.writeHead(answer.status, fields as unknown as string[]);
   response.end(answer.body);
 }

@@ -53,6 +53,23 @@ describe("writeAnswer", () => {
     expect(res.headers.get("x-frame-options")).toBe("DENY");
   });
 
+  it("lets an answer's own fields replace the defaults, each sent once", async () => {
+    const res = await served({
+      status: 404,
+      headers: {
+        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+        "Cache-Control": "max-age=60",
+        "Content-Type": "text/html",
+      },
+      body: "<p>gone</p>",
+    });
+    expect(res.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'",
+    );
+    expect(res.headers.get("cache-control")).toBe("max-age=60");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+  });
+
   it("closes the connection after a 413", async () => {
     const res = await served(problemAnswer(413, "Body too large"));
     expect(res.headers.get("connection")).toBe("close");
