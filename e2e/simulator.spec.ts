@@ -81,6 +81,30 @@ test.describe("simulator", () => {
     await expect(page.getByTestId("sim-denied")).toHaveText("3");
     await expect(page.getByTestId("sim-allowed-share")).toHaveText("57.1%");
   });
+
+  // Regression: a count past 2^53 said "Count must be a whole number"; a huge rate "Too many
+  // requests a second" beside "This pattern makes 1,000,000,000,000,000,000,000 requests".
+  test("a huge count or rate says the bound it is past", async ({ page, signIn }) => {
+    await signIn();
+    await page.goto("/simulator");
+    await page.getByLabel("Count for limit 1").fill("99999999999999999999");
+    await page.getByLabel("Requests per second").fill("99999999999999999999");
+    await page.getByRole("button", { name: "Simulate" }).click();
+    await expect(page.getByLabel("Count for limit 1")).toHaveAccessibleDescription(
+      "Count must be at most 1,000,000",
+    );
+    await expect(page.getByLabel("Requests per second")).toHaveAccessibleDescription(
+      "At most 200,000 requests a second",
+    );
+    await expect(page.getByText(/This pattern makes/)).toHaveCount(0);
+
+    // A pattern too large as a whole says how many the simulator runs, and what to change.
+    await page.getByLabel("Requests per second").fill("100000");
+    await page.getByRole("button", { name: "Simulate" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "This pattern makes" })).toHaveText(
+      "This pattern makes 1,000,000 requests; the simulator runs at most 200,000: lower the rate or shorten the time",
+    );
+  });
 });
 
 test.describe("simulator and what the server would answer", () => {
