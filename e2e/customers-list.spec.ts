@@ -104,6 +104,29 @@ test.describe("the customers list", () => {
     await expect(rows.first()).toContainText(`${tag} alpha`);
   });
 
+  // Regression: Next, at the bottom of a page, showed the bottom of the next page.
+  test("turning a page shows the new page from its first row", async ({ page, admin, signIn }) => {
+    const tag = unique("Paged");
+    const plan = await admin.createPlan([{ operation: "read", count: 5, periodMs: 1_000 }]);
+    for (let i = 0; i < 20; i++) {
+      await admin.createCustomer(plan.id, `${tag} ${String(i).padStart(2, "0")}`);
+    }
+    await signIn();
+    await page.setViewportSize({ width: 1366, height: 500 });
+    await page.goto(`/customers?q=${encodeURIComponent(tag)}&sort=name&limit=10`);
+    const rows = page.getByRole("table", { name: "Customers" }).locator("tbody tr");
+    await expect(rows).toHaveCount(10);
+    await expect(rows.first()).toBeInViewport();
+    await page.getByRole("button", { name: "Next →" }).click();
+    await expect(rows.first()).toContainText(`${tag} 10`);
+    await expect(rows.first()).toBeInViewport();
+    await expect(rows.last()).not.toBeInViewport();
+    await rows.last().scrollIntoViewIfNeeded();
+    await page.getByRole("button", { name: "← Previous" }).click();
+    await expect(rows.first()).toContainText(`${tag} 00`);
+    await expect(rows.first()).toBeInViewport();
+  });
+
   test("the README's screenshot: the customers list with a search", async ({
     page,
     admin,
