@@ -61,6 +61,10 @@ test("an operator sees traffic in the overview's ranges and on the customer's pa
   await expect(nearRow).toContainText("100%");
   await expect(nearRow).toContainText("Drained to 0 of 10 tokens (10 per hour)");
   await expect(nearRow).toContainText("Reads");
+  // Regression: the list replays today's limits over the whole range and did not say so.
+  await expect(near.getByTestId("near-limit-replay")).toHaveText(
+    /replayed under the limit in force now .* over the whole range/,
+  );
 
   // The last 24 hours: the same counts, by hour; the README's screenshot.
   await page.getByRole("button", { name: "24 h", exact: true }).click();
