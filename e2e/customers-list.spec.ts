@@ -1,4 +1,4 @@
-import { expect, pick, screenshotPath, test, unique } from "./fixtures";
+import { expect, pick, screenshotPath, shownName, test, unique } from "./fixtures";
 
 test.describe("the customers list", () => {
   test("a new customer shows in the list at once, on no plan until one is chosen", async ({
@@ -137,10 +137,11 @@ test.describe("the customers list", () => {
         { operation: "read", count: 20, periodMs: 1_000 },
         { operation: "write", count: 5, periodMs: 1_000 },
       ],
-      "Scale",
+      shownName("Scale"),
     );
-    for (const n of ["Acme Analytics", "Acme Logistics", "Acme Robotics"]) {
-      const c = await admin.createCustomer(pro.id, n);
+    // A word no other spec's customers hold, so the search finds these three alone.
+    for (const n of ["Northwind Analytics", "Northwind Logistics", "Northwind Robotics"]) {
+      const c = await admin.createCustomer(pro.id, shownName(n));
       for (let i = 0; i < 3; i++)
         await admin.request.get("/api/v1/items", {
           headers: { Authorization: `Bearer ${c.apiKey}` },
@@ -148,11 +149,11 @@ test.describe("the customers list", () => {
     }
     await signIn();
     await page.setViewportSize({ width: 1366, height: 700 });
-    await page.goto("/customers?q=Acme");
+    await page.goto("/customers?q=Northwind");
     await expect(
       page.getByRole("table", { name: "Customers" }).locator("tbody tr"),
     ).not.toHaveCount(0);
-    await expect(page.getByRole("searchbox", { name: "Search" })).toHaveValue("Acme");
+    await expect(page.getByRole("searchbox", { name: "Search" })).toHaveValue("Northwind");
     await page.screenshot({ path: screenshotPath("customers-search.png") });
   });
 });
