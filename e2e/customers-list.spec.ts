@@ -1,4 +1,4 @@
-import { expect, pick, screenshotPath, test, unique } from "./fixtures";
+import { expect, pick, screenshotPath, shownName, test, unique } from "./fixtures";
 
 test.describe("the customers list", () => {
   test("a new customer shows in the list at once, on no plan until one is chosen", async ({
@@ -104,6 +104,29 @@ test.describe("the customers list", () => {
     await expect(rows.first()).toContainText(`${tag} alpha`);
   });
 
+  // Regression: Next, at the bottom of a page, showed the bottom of the next page.
+  test("turning a page shows the new page from its first row", async ({ page, admin, signIn }) => {
+    const tag = unique("Paged");
+    const plan = await admin.createPlan([{ operation: "read", count: 5, periodMs: 1_000 }]);
+    for (let i = 0; i < 20; i++) {
+      await admin.createCustomer(plan.id, `${tag} ${String(i).padStart(2, "0")}`);
+    }
+    await signIn();
+    await page.setViewportSize({ width: 1366, height: 500 });
+    await page.goto(`/customers?q=${encodeURIComponent(tag)}&sort=name&limit=10`);
+    const rows = page.getByRole("table", { name: "Customers" }).locator("tbody tr");
+    await expect(rows).toHaveCount(10);
+    await expect(rows.first()).toBeInViewport();
+    await page.getByRole("button", { name: "Next →" }).click();
+    await expect(rows.first()).toContainText(`${tag} 10`);
+    await expect(rows.first()).toBeInViewport();
+    await expect(rows.last()).not.toBeInViewport();
+    await rows.last().scrollIntoViewIfNeeded();
+    await page.getByRole("button", { name: "← Previous" }).click();
+    await expect(rows.first()).toContainText(`${tag} 00`);
+    await expect(rows.first()).toBeInViewport();
+  });
+
   test("the README's screenshot: the customers list with a search", async ({
     page,
     admin,
@@ -114,10 +137,11 @@ test.describe("the customers list", () => {
         { operation: "read", count: 20, periodMs: 1_000 },
         { operation: "write", count: 5, periodMs: 1_000 },
       ],
-      "Scale",
+      shownName("Scale"),
     );
-    for (const n of ["Acme Analytics", "Acme Logistics", "Acme Robotics"]) {
-      const c = await admin.createCustomer(pro.id, n);
+    // A word no other spec's customers hold, so the search finds these three alone.
+    for (const n of ["Northwind Analytics", "Northwind Logistics", "Northwind Robotics"]) {
+      const c = await admin.createCustomer(pro.id, shownName(n));
       for (let i = 0; i < 3; i++)
         await admin.request.get("/api/v1/items", {
           headers: { Authorization: `Bearer ${c.apiKey}` },
@@ -125,11 +149,11 @@ test.describe("the customers list", () => {
     }
     await signIn();
     await page.setViewportSize({ width: 1366, height: 700 });
-    await page.goto("/customers?q=Acme");
+    await page.goto("/customers?q=Northwind");
     await expect(
       page.getByRole("table", { name: "Customers" }).locator("tbody tr"),
     ).not.toHaveCount(0);
-    await expect(page.getByRole("searchbox", { name: "Search" })).toHaveValue("Acme");
+    await expect(page.getByRole("searchbox", { name: "Search" })).toHaveValue("Northwind");
     await page.screenshot({ path: screenshotPath("customers-search.png") });
   });
 });

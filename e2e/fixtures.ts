@@ -24,6 +24,17 @@ export function unique(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${counter}`;
 }
 
+/**
+ * shownName is a name a docs screenshot shows, as a reader would meet it ("Acme Analytics", not
+ * "Acme-mx1a2b-3"): as given on a test's first attempt, numbered on a retry ("Growth 2"), since a
+ * retry shares the run's database with the attempt before. Only the screenshot specs use such
+ * names; no other spec may use the same.
+ */
+export function shownName(name: string): string {
+  const { retry } = base.info();
+  return retry === 0 ? name : `${name} ${retry + 1}`;
+}
+
 /** Admin is an operator's API session for seeding data, plus API calls as a customer. */
 export interface Admin {
   request: APIRequestContext;

@@ -1,4 +1,4 @@
-import { expect, screenshotPath, test, toasts, unique } from "./fixtures";
+import { expect, screenshotPath, shownName, test, toasts, unique } from "./fixtures";
 
 test.describe("key inspector", () => {
   test("remaining tokens fall as the API is called and climb back as time passes", async ({
@@ -14,9 +14,10 @@ test.describe("key inspector", () => {
         { operation: "read", count: 100, periodMs: 3_600_000 },
         { operation: "write", count: 3, periodMs: 60_000 },
       ],
-      unique("Inspect"),
+      // The README's main picture: names as a reader would meet them.
+      shownName("Business"),
     );
-    const customer = await admin.createCustomer(plan.id, unique("Acme"));
+    const customer = await admin.createCustomer(plan.id, shownName("Acme Analytics"));
     const asCustomer = { Authorization: `Bearer ${customer.apiKey}` };
     await signIn();
     await page.goto(`/customers/${customer.id}`);
@@ -57,6 +58,9 @@ test.describe("key inspector", () => {
     await expect(page.getByTestId("test-retry-after")).toHaveText(/s$/);
     await expect(page.getByTestId("traffic-denied")).toHaveText("4");
 
+    // The picture starts at the customer's name (sending the test request scrolled the page).
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect(page.getByRole("heading", { level: 1, name: customer.name })).toBeInViewport();
     await page.screenshot({ path: screenshotPath("key-inspector.png") });
 
     // Regression: the Decisions chart showed its key twice (the totals and a chart legend).
@@ -215,9 +219,9 @@ test.describe("key inspector", () => {
         { operation: "read", count: 10, periodMs: 10_000 },
         { operation: "write", count: 3, periodMs: 60_000 },
       ],
-      "Team",
+      shownName("Team"),
     );
-    const customer = await admin.createCustomer(plan.id, "Acme Mobile");
+    const customer = await admin.createCustomer(plan.id, shownName("Acme Mobile"));
     for (let i = 0; i < 6; i++)
       await request.get("/api/v1/items", {
         headers: { Authorization: `Bearer ${customer.apiKey}` },

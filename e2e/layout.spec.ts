@@ -1,4 +1,4 @@
-import type { Locator } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, horizontalOverflow, test, unique } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
@@ -118,6 +118,88 @@ test("dry-run and scope checkboxes sit level with their row", async ({ page, adm
     const word = label.locator("code");
     expect(await offCentre(box, word), scope).toBeLessThanOrEqual(2);
   }
+});
+
+/**
+ * limitRowsFit says, for the limit rows on the page, how far (CSS px) the furthest control of a
+ * row reaches past the rows' own box (0 when all fit), and whether each count shows its value
+ * whole.
+ */
+function limitRowsFit(page: Page): Promise<{ past: number; clipped: string[] }> {
+  return page.evaluate(() => {
+    let past = 0;
+    const clipped: string[] = [];
+    for (const table of document.querySelectorAll("table")) {
+      if (!table.querySelector('[aria-label^="Count for limit"]')) continue;
+      const box = (table.parentElement as HTMLElement).getBoundingClientRect();
+      for (const control of table.querySelectorAll("input, select, button, label")) {
+        past = Math.max(past, control.getBoundingClientRect().right - box.right);
+      }
+      for (const count of table.querySelectorAll<HTMLInputElement>('[aria-label^="Count for"]')) {
+        if (count.scrollWidth > count.clientWidth) clipped.push(count.value);
+      }
+    }
+    return { past: Math.round(past), clipped };
+  });
+}
+
+// Regression: at 1280 px the six figures of a plan's usage left "Tokens taken" alone on a second
+// row.
+test("a plan's six figures share their rows evenly", async ({ page, admin, signIn }) => {
+  const plan = await admin.createPlan([{ operation: "read", count: 2, periodMs: 1_000 }]);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn();
+  await page.goto(`/plans/${plan.id}`);
+  const figures = page.getByRole("region", { name: /^The plan over/ }).locator(".stat");
+  await expect(figures).toHaveCount(6);
+  for (const width of [1280, 1024, 1600, 820, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    const tops = await figures.evaluateAll((all) =>
+      all.map((e) => Math.round(e.getBoundingClientRect().top)),
+    );
+    const perRow = new Map<number, number>();
+    for (const top of tops) perRow.set(top, (perRow.get(top) ?? 0) + 1);
+    expect(new Set(perRow.values()).size, `${width} px: ${[...perRow.values()]}`).toBe(1);
+  }
+});
+
+// Regression: from 361 to 610 px wide a plan's limit rows ran wider than their card (an
+// override's from 361 to 430), and on a phone a count of 1,000,000 was clipped in its box.
+test("limit rows fit their card at every width, a limit of 1,000,000 shown whole", async ({
+  page,
+  admin,
+  signIn,
+}) => {
+  const plan = await admin.createPlan([
+    { operation: "read", count: 1_000_000, periodMs: 1 },
+    { operation: "read", count: 100, periodMs: 60_000, dryRun: true },
+    { operation: "write", count: 1, periodMs: 1_000 },
+  ]);
+  const customer = await admin.createCustomer(plan.id);
+  await signIn();
+  for (const width of [390, 430, 480, 540, 600, 820, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/plans/${plan.id}`);
+    await expect(page.getByLabel("Count for limit 1")).toHaveValue("1000000");
+    expect(await limitRowsFit(page), `plan, ${width} px`).toEqual({ past: 0, clipped: [] });
+    await page.goto(`/customers/${customer.id}`);
+    const editor = page.getByRole("region", { name: "Override for reads" });
+    await editor.getByRole("button", { name: "Add an override" }).click();
+    await expect(editor.getByLabel("Count for limit 1")).toHaveValue("1000000");
+    expect(await limitRowsFit(page), `override, ${width} px`).toEqual({ past: 0, clipped: [] });
+  }
+
+  // On a phone a limit takes two lines, its count over its period, with a rule above every
+  // limit but the first, so each reads as one.
+  await page.setViewportSize(PHONE);
+  await page.goto(`/plans/${plan.id}`);
+  const rows = page.locator("tbody tr").filter({ has: page.getByLabel(/^Count for limit \d+$/) });
+  await expect(rows).toHaveCount(3);
+  const rules = await rows.evaluateAll((all) => all.map((e) => getComputedStyle(e).borderTopStyle));
+  expect(rules).toEqual(["none", "solid", "solid"]);
+  expect(
+    await offCentre(page.getByLabel("Count for limit 1"), page.getByLabel("Unit for limit 1")),
+  ).toBeGreaterThan(20);
 });
 
 test("on a phone a revoked token's card is grey edge to edge, not inset", async ({

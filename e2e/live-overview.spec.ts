@@ -31,3 +31,23 @@ test("the live overview's totals count the window its chart draws, and say which
   // Let a few polls go by: every one asks for the same window.
   await expect.poll(() => windows.size > 0 && [...windows]).toEqual(["120"]);
 });
+
+// Regression: /overview?range=5y fell back to Live without a word, where the customers list and
+// the audit log name what they ignored from the address.
+test("an unknown range in the address falls back to Live and says it was ignored", async ({
+  page,
+  signIn,
+}) => {
+  await signIn();
+  await page.goto("/overview?range=5y");
+  await expect(
+    page.getByText("Ignored from the address: range (not a valid value)."),
+  ).toBeVisible();
+  await expect(page.getByRole("button", { name: "Live", exact: true })).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
+  await page.getByRole("button", { name: "1 h", exact: true }).click();
+  await expect(page).toHaveURL(/\/overview\?range=1h$/);
+  await expect(page.getByText("Ignored from the address")).toHaveCount(0);
+});

@@ -44,3 +44,42 @@ test("an override saved to end after 10 minutes reopens saying when it ends, and
   await expect(editor).toContainText("Override in force: 5 per minute");
   expect(await stored()).toBe(endsAt);
 });
+
+// Regression: a bad date's error stayed under the field once the date was put right (and under
+// "Expires in" once the expiry was switched to "After a while"), though saving then succeeded.
+test("an expiry's error goes once the date is put right, or another kind of expiry chosen", async ({
+  page,
+  admin,
+  signIn,
+}) => {
+  const plan = await admin.createPlan([{ operation: "read", count: 10, periodMs: 60_000 }]);
+  const customer = await admin.createCustomer(plan.id);
+  await signIn();
+  await page.goto(`/customers/${customer.id}`);
+  const editor = page.getByRole("region", { name: "Override for reads" });
+  await editor.getByRole("button", { name: "Add an override" }).click();
+  const expiry = editor.getByLabel("Expiry", { exact: true });
+  const at = editor.getByLabel("Expires at");
+  const error = editor.getByText("Write a time as 2026-11-25 14:30 (24-hour)");
+  await expiry.selectOption("at");
+  await at.fill("tomorrow-ish");
+  await editor.getByRole("button", { name: "Save override" }).click();
+  await expect(error).toBeVisible();
+  await expect(at).toHaveAttribute("aria-invalid", "true");
+
+  // Put right in place: the error goes as the date is typed, before saving.
+  await at.fill("2099-01-01 12:00");
+  await expect(error).toHaveCount(0);
+  await expect(at).toHaveAttribute("aria-invalid", "false");
+  // Wrong again, it says so again, as it is typed.
+  await at.fill("2099-01-01 25:00");
+  await expect(error).toBeVisible();
+
+  // Another kind of expiry: the date's error goes with its field.
+  await expiry.selectOption("after");
+  await expect(editor.getByLabel("Expires in")).toBeVisible();
+  await expect(error).toHaveCount(0);
+  await expect(editor.getByLabel("Expires in")).toHaveAttribute("aria-invalid", "false");
+  await editor.getByRole("button", { name: "Save override" }).click();
+  await expect(toasts(page)).toContainText("Reads override saved");
+});

@@ -1,4 +1,4 @@
-import { expect, screenshotPath, test } from "./fixtures";
+import { expect, screenshotPath, shownName, test } from "./fixtures";
 
 // The README's screenshot of the plan editor, showing a field error (see screenshotPath).
 
@@ -10,7 +10,7 @@ test("the plan editor", async ({ page, admin, signIn }) => {
       { operation: "write", count: 5, periodMs: 1_000 },
       { operation: "write", count: 200, periodMs: 60_000 },
     ],
-    "Growth",
+    shownName("Growth"),
   );
   await admin.createCustomer(plan.id);
   await signIn();
@@ -22,5 +22,10 @@ test("the plan editor", async ({ page, admin, signIn }) => {
   await expect(page.getByLabel("Count for limit 2")).toHaveAccessibleDescription(
     "Count must be at least 1",
   );
+  // The editor sits below the plan's usage: the picture starts at it, the field error in view.
+  await page
+    .getByRole("heading", { name: "Plan and limits" })
+    .evaluate((heading) => heading.scrollIntoView({ block: "start" }));
+  await expect(page.getByText("Count must be at least 1")).toBeInViewport();
   await page.screenshot({ path: screenshotPath("plan-editor.png") });
 });

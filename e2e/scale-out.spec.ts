@@ -4,7 +4,7 @@ import path from "node:path";
 import { type APIRequestContext, expect, request, test } from "@playwright/test";
 import { E2E_ADMIN_PASSWORD } from "../playwright.config";
 import { type RedisServer, startRedisServer } from "../test/support/redis-server";
-import { screenshotPath, unique } from "./fixtures";
+import { screenshotPath, shownName, unique } from "./fixtures";
 import { type Instance, startInstance, tail } from "./support/instances";
 
 /**
@@ -82,8 +82,11 @@ test.describe("two instances on one Redis", () => {
     return { name: instance.name, instance, http };
   }
 
-  async function createPlan(api: Api, reads: number): Promise<{ id: number }> {
-    const name = unique("Scale");
+  async function createPlan(
+    api: Api,
+    reads: number,
+    name = unique("Scale"),
+  ): Promise<{ id: number }> {
     const slug = name.toLowerCase().replace(/[^a-z0-9-]+/g, "-");
     const res = await api.http.post("/api/admin/plans", {
       data: { slug, name, limits: limits(reads) },
@@ -93,10 +96,13 @@ test.describe("two instances on one Redis", () => {
   }
 
   /** createCustomer creates a customer on `api`, and waits until `other` knows it too. */
-  async function createCustomer(api: Api, planId: number, other: Api): Promise<Customer> {
-    const res = await api.http.post("/api/admin/customers", {
-      data: { name: unique("Scale customer"), planId },
-    });
+  async function createCustomer(
+    api: Api,
+    planId: number,
+    other: Api,
+    name = unique("Scale customer"),
+  ): Promise<Customer> {
+    const res = await api.http.post("/api/admin/customers", { data: { name, planId } });
     expect(res.status(), await res.text()).toBe(201);
     const body = await res.json();
     const created = { id: body.customer.id as number, apiKey: body.apiKey as string };
@@ -268,7 +274,9 @@ test.describe("two instances on one Redis", () => {
     page,
   }) => {
     const server = redis as RedisServer;
-    const during = await createCustomer(a, (await createPlan(a, K)).id, b);
+    // The docs' picture of an outage: names as a reader would meet them.
+    const outage = await createPlan(a, K, shownName("Shared"));
+    const during = await createCustomer(a, outage.id, b, shownName("Acme Analytics"));
     for (const api of [a, b]) expect(api.instance.count(UNREACHABLE), api.name).toBe(0);
     const errorsBefore = [(await metrics(a)).errors, (await metrics(b)).errors];
 

@@ -97,6 +97,10 @@ test("an operator creates a service token, sees it once, copies it; it decides u
 
   // Both changes are in the audit log, in words, naming the token (linked to this page).
   await page.getByRole("link", { name: "Audit log", exact: true }).click();
+  // Regression: the page said it logs changes to "plans, customers and overrides" only.
+  await expect(
+    page.getByText(/^Every change an operator made to plans, .*, overrides, and service tokens,/),
+  ).toBeVisible();
   const rows = page.getByRole("table", { name: "Audit log" }).locator("tbody tr");
   const revoked = rows.filter({ hasText: "Service token revoked" }).filter({ hasText: name });
   await expect(revoked).toHaveCount(1);
@@ -104,4 +108,53 @@ test("an operator creates a service token, sees it once, copies it; it decides u
     rows.filter({ hasText: "Service token created" }).filter({ hasText: name }),
   ).toHaveCount(1);
   await expect(revoked.getByRole("link", { name })).toHaveAttribute("href", "/service-tokens");
+});
+
+// Regression: a peek-only token's "Try it" call lacked "peek": true, so it was refused 403.
+test("a peek-only token's first call to try peeks, and works as shown", async ({
+  page,
+  admin,
+  signIn,
+  request,
+}) => {
+  const plan = await admin.createPlan(
+    [{ operation: "read", count: 5, periodMs: 3_600_000 }],
+    unique("Peeks"),
+  );
+  const customer = await admin.createCustomer(plan.id, unique("Peeked"));
+  const name = unique("peek-svc");
+  await signIn();
+  await page.goto("/service-tokens");
+  await page.getByRole("button", { name: "New service token" }).click();
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("checkbox", { name: /^decide/ }).uncheck();
+  // Regression: the form said "decide and peek", as if both scopes were required.
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Choose at least one scope: decide or peek" }),
+  ).toBeVisible();
+  await page.getByRole("checkbox", { name: /^peek/ }).check();
+  await page.getByRole("button", { name: "Create token" }).click();
+
+  const reveal = page.getByRole("region", { name: "New service token" });
+  const token = await reveal.getByRole("textbox", { name: "Service token" }).inputValue();
+  await reveal.getByText("Try it: one peek with curl").click();
+  await expect(reveal).toContainText("This token only peeks");
+  const command = (await reveal.locator("pre").textContent()) ?? "";
+  expect(command).toContain(`Bearer ${token}`);
+  expect(command).toContain('"peek": true');
+
+  // The call as shown, with the customer's key in its place, is answered, and takes nothing.
+  const body = /-d '(.*)'$/m.exec(command)?.[1] ?? "";
+  const peek = async () => {
+    const res = await request.post("/api/v1/decisions", {
+      headers: { Authorization: `Bearer ${token}` },
+      data: JSON.parse(body.replace("rk_…customer key…", customer.apiKey)),
+    });
+    expect(res.status(), await res.text()).toBe(200);
+    return res.json();
+  };
+  const first = await peek();
+  expect(first).toMatchObject({ allowed: true, reason: "ok" });
+  expect(await peek()).toMatchObject({ allowed: true, remaining: first.remaining });
 });

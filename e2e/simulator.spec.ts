@@ -81,6 +81,53 @@ test.describe("simulator", () => {
     await expect(page.getByTestId("sim-denied")).toHaveText("3");
     await expect(page.getByTestId("sim-allowed-share")).toHaveText("57.1%");
   });
+
+  // Regression: typing part of a plan's name, then Enter, picked nothing.
+  test("typing part of a plan's name highlights the first match, and Enter picks it", async ({
+    page,
+    admin,
+    signIn,
+  }) => {
+    const plan = await admin.createPlan(
+      [{ operation: "read", count: 7, periodMs: 1_000 }],
+      unique("Typed"),
+    );
+    await signIn();
+    await page.goto("/simulator");
+    const picker = page.getByRole("combobox", { name: "Start from a plan", exact: true });
+    await picker.fill(plan.name.slice(0, -2));
+    await expect(page.getByRole("option", { name: new RegExp(plan.name) })).toHaveAttribute(
+      "aria-selected",
+      "true",
+    );
+    await picker.press("Enter");
+    await expect(picker).toHaveValue(plan.name);
+    await expect(page.getByLabel("Count for limit 1")).toHaveValue("7");
+  });
+
+  // Regression: a count past 2^53 said "Count must be a whole number"; a huge rate "Too many
+  // requests a second" beside "This pattern makes 1,000,000,000,000,000,000,000 requests".
+  test("a huge count or rate says the bound it is past", async ({ page, signIn }) => {
+    await signIn();
+    await page.goto("/simulator");
+    await page.getByLabel("Count for limit 1").fill("99999999999999999999");
+    await page.getByLabel("Requests per second").fill("99999999999999999999");
+    await page.getByRole("button", { name: "Simulate" }).click();
+    await expect(page.getByLabel("Count for limit 1")).toHaveAccessibleDescription(
+      "Count must be at most 1,000,000",
+    );
+    await expect(page.getByLabel("Requests per second")).toHaveAccessibleDescription(
+      "At most 200,000 requests a second",
+    );
+    await expect(page.getByText(/This pattern makes/)).toHaveCount(0);
+
+    // A pattern too large as a whole says how many the simulator runs, and what to change.
+    await page.getByLabel("Requests per second").fill("100000");
+    await page.getByRole("button", { name: "Simulate" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "This pattern makes" })).toHaveText(
+      "This pattern makes 1,000,000 requests; the simulator runs at most 200,000: lower the rate or shorten the time",
+    );
+  });
 });
 
 test.describe("simulator and what the server would answer", () => {

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { expect, screenshotPath, test, unique } from "./fixtures";
+import { expect, screenshotPath, shownName, test, unique } from "./fixtures";
 
 const HOUR = 3_600_000;
 // The rollups flush every USAGE_FLUSH_INTERVAL_MS (500 ms here) and the views ask every 5 s.
@@ -25,9 +25,10 @@ test("an operator sees traffic in the overview's ranges and on the customer's pa
       { operation: "read", count: 10, periodMs: HOUR },
       { operation: "write", count: 2, periodMs: HOUR },
     ],
-    unique("Metered"),
+    // The docs' overview picture: names as a reader would meet them.
+    shownName("Metered"),
   );
-  const customer = await admin.createCustomer(plan.id, unique("Metered customer"));
+  const customer = await admin.createCustomer(plan.id, shownName("Initech"));
   const headers = { authorization: `Bearer ${customer.apiKey}` };
   const statuses: number[] = [];
   for (let i = 0; i < 12; i++) {
@@ -61,6 +62,10 @@ test("an operator sees traffic in the overview's ranges and on the customer's pa
   await expect(nearRow).toContainText("100%");
   await expect(nearRow).toContainText("Drained to 0 of 10 tokens (10 per hour)");
   await expect(nearRow).toContainText("Reads");
+  // Regression: the list replays today's limits over the whole range and did not say so.
+  await expect(near.getByTestId("near-limit-replay")).toHaveText(
+    /replayed under the limit in force now .* over the whole range/,
+  );
 
   // The last 24 hours: the same counts, by hour; the README's screenshot.
   await page.getByRole("button", { name: "24 h", exact: true }).click();

@@ -23,6 +23,26 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "service-token.revoke": "Service token revoked",
 };
 
+/** KindOf is what an audited action changes: the part of its code before the dot. */
+type KindOf<A> = A extends `${infer K}.${string}` ? K : never;
+
+/** AUDITED_KINDS name, for people, each kind of thing the log records changes to. */
+const AUDITED_KINDS: Record<KindOf<AuditAction>, string> = {
+  plan: "plans",
+  customer: "customers (key rotations and bucket resets included)",
+  override: "overrides",
+  "service-token": "service tokens",
+};
+
+/**
+ * AUDITED says what the audit log records changes to, in words, from every kind of its actions:
+ * "plans, customers (…), overrides, and service tokens". Regression: the page named only plans,
+ * customers and overrides, though service-token changes are recorded too.
+ */
+export const AUDITED = new Intl.ListFormat("en", { type: "conjunction" }).format(
+  Object.values(AUDITED_KINDS),
+);
+
 /** actionLabel names an action for people; an action this version does not know keeps its code. */
 export function actionLabel(action: string): string {
   return ACTION_LABELS[action as AuditAction] ?? action;
@@ -68,10 +88,15 @@ export interface EntityView {
 
 /**
  * entityOf names an entry's customer or plan by its current name (regression: "customer #2"),
- * or by the name the entry recorded once it is deleted, and links to it while it exists.
+ * or once it is deleted by its last known name (the same on each of its entries: regression, a
+ * key rotation's entry read "customer #64" among entries naming it), else by the name the entry
+ * recorded; and links to it while it exists.
  */
 export function entityOf(
-  entry: Pick<AuditEntry, "entityType" | "entityId" | "entityName" | "before" | "after">,
+  entry: Pick<
+    AuditEntry,
+    "entityType" | "entityId" | "entityName" | "lastKnownName" | "before" | "after"
+  >,
 ): EntityView {
   const kind = entry.entityType === "plan" ? "plan" : entry.entityType;
   if (entry.entityName !== null && entry.entityId) {
@@ -85,7 +110,7 @@ export function entityOf(
             : undefined;
     return { name: entry.entityName, href, gone: false };
   }
-  const recorded = nameIn(entry.before) ?? nameIn(entry.after);
+  const recorded = entry.lastKnownName ?? nameIn(entry.before) ?? nameIn(entry.after);
   return {
     name: recorded ?? `${kind}${entry.entityId ? ` #${entry.entityId}` : ""}`,
     gone: true,

@@ -11,7 +11,7 @@ import type { AuditResponse } from "@/lib/client/types";
 import { auditListQuerySchema } from "@/lib/schemas/audit-list.schema";
 import { AUDIT_ACTIONS } from "@/lib/vocabulary";
 import { AUDIT_COLUMNS } from "./audit-columns";
-import { ACTION_LABELS } from "./audit-format";
+import { ACTION_LABELS, AUDITED } from "./audit-format";
 
 const ACTION_OPTIONS = AUDIT_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] }));
 
@@ -44,7 +44,7 @@ export function AuditLog() {
     <>
       <PageHeader
         title="Audit log"
-        description="Every change an operator made to plans, customers and overrides, newest first. Times are in your time zone."
+        description={`Every change an operator made to ${AUDITED}, newest first. Times are in your time zone.`}
       />
       <ListToolbar label="Filter the audit log">
         <FilterSelect
@@ -98,7 +98,7 @@ export function AuditLog() {
         <Empty>
           {filtered
             ? "No change matches these filters."
-            : "No changes yet. Edits to plans and customers appear here."}
+            : `No changes yet. Changes to ${AUDITED} appear here.`}
         </Empty>
       ) : data ? (
         <PagedRows

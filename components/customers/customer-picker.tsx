@@ -58,6 +58,8 @@ export function CustomerPicker({
       onSelect={onChange}
       onInputChange={setText}
       placeholder={placeholder}
+      // The previous text's matches are not offered while this one's are on their way.
+      pending={matches.isPlaceholderData}
       emptyText={matches.isFetching ? "Searching…" : "No customer matches"}
     />
   );

@@ -89,6 +89,9 @@ export function OverrideEditor({
   const [initial] = useState<OverrideDraft>(() => draftOfOverride(override, planLimits));
   const [draft, setDraft] = useState<OverrideDraft>(initial);
   const [errors, setErrors] = useState<DraftErrors>({});
+  // After a refused attempt, the errors follow the edits (and go once fixed), as the plan
+  // editor's do. Regression: a bad date's error stayed after the date was put right.
+  const [checking, setChecking] = useState(false);
   // Regression: with no override the form showed, filled with the plan's limits and ready to
   // save, as if one existed. Now it opens on request, as a new override.
   const [adding, setAdding] = useState(false);
@@ -100,6 +103,7 @@ export function OverrideEditor({
 
   const onStored = (result: Pick<CustomerResponse, "overrides">, message: string) => {
     setErrors({});
+    setChecking(false);
     notify(message);
     queryClient.setQueryData<CustomerResponse>(["customers", customerId], (old) =>
       old ? { ...old, overrides: result.overrides } : old,
@@ -107,7 +111,10 @@ export function OverrideEditor({
     void queryClient.invalidateQueries({ queryKey: ["customers", customerId, "inspect"] });
   };
   const onFailed = (error: Error) => {
-    if (error instanceof ApiError) setErrors(firstErrors(error.errors));
+    if (error instanceof ApiError) {
+      setErrors(firstErrors(error.errors));
+      setChecking(true);
+    }
   };
   const save = useMutation({
     mutationFn: (body: OverrideInput) =>
@@ -126,13 +133,22 @@ export function OverrideEditor({
     const result = overrideOfDraft(draft, Date.now());
     if (!result.ok) {
       setErrors(result.errors);
+      setChecking(true);
       return;
     }
     save.mutate(result.value);
   }
 
-  const setExpiry = (change: Partial<ExpiryDraft>) =>
-    setDraft((d) => ({ ...d, expiry: { ...d.expiry, ...change } }));
+  /** change shows the edited draft and, after a refused attempt, checks it again. */
+  const change = (next: OverrideDraft) => {
+    setDraft(next);
+    if (checking) {
+      const result = overrideOfDraft(next, Date.now());
+      setErrors(result.ok ? {} : result.errors);
+    }
+  };
+  const setExpiry = (edit: Partial<ExpiryDraft>) =>
+    change({ ...draft, expiry: { ...draft.expiry, ...edit } });
   const headingId = `override-${operation}`;
   const busy = save.isPending || clear.isPending;
   const failure = save.error ?? clear.error;
@@ -167,7 +183,7 @@ export function OverrideEditor({
           errors={errors}
           withDryRun
           adds={ADD_BLANK_LIMIT}
-          onChange={(limits) => setDraft((d) => ({ ...d, limits }))}
+          onChange={(limits) => change({ ...draft, limits })}
         />
         <div className={styles.inline} style={{ marginTop: 14 }}>
           <Field
@@ -264,6 +280,7 @@ export function OverrideEditor({
                 setAdding(false);
                 setDraft(initial);
                 setErrors({});
+                setChecking(false);
               }}
             >
               Cancel

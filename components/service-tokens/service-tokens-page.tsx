@@ -62,6 +62,7 @@ export function ServiceTokensPage() {
         <TokenReveal
           name={revealed.serviceToken.name}
           token={revealed.token}
+          scopes={revealed.serviceToken.scopes}
           origin={window.location.origin}
           onDone={() => setRevealed(undefined)}
         />

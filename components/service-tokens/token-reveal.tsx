@@ -1,26 +1,28 @@
 "use client";
 
 import { SecretReveal } from "@/components/ui/secret-reveal";
+import type { ServiceTokenScope } from "@/lib/vocabulary";
 import styles from "./service-tokens.module.css";
+import { tryItFor } from "./try-it";
 
-/** TokenReveal shows a new service token once, with a Copy button and a first request to try. */
+/**
+ * TokenReveal shows a new service token once, with a Copy button and a first call to try that
+ * its scopes allow (a peek-only token peeks).
+ */
 export function TokenReveal({
   name,
   token,
+  scopes,
   origin,
   onDone,
 }: {
   name: string;
   token: string;
+  scopes: readonly ServiceTokenScope[];
   origin: string;
   onDone: () => void;
 }) {
-  const example = [
-    `curl -s ${origin}/api/v1/decisions \\`,
-    `  -H "Authorization: Bearer ${token}" \\`,
-    `  -H "Content-Type: application/json" \\`,
-    `  -d '{"key": "rk_…customer key…", "operation": "read"}'`,
-  ].join("\n");
+  const tryIt = tryItFor(origin, token, scopes);
   return (
     <SecretReveal
       label="New service token"
@@ -37,8 +39,9 @@ export function TokenReveal({
       }
     >
       <details className={styles.example}>
-        <summary>Try it: one decision with curl</summary>
-        <pre>{example}</pre>
+        <summary>{tryIt.title}</summary>
+        <p className="muted small">{tryIt.note}</p>
+        <pre>{tryIt.command}</pre>
       </details>
     </SecretReveal>
   );

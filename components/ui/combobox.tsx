@@ -1,13 +1,28 @@
 "use client";
 
-import { useCombobox } from "downshift";
+import { type UseComboboxState, type UseComboboxStateChangeOptions, useCombobox } from "downshift";
 import type { ReactNode } from "react";
+
+/**
+ * highlightFirstMatch is the combobox's state reducer: typing highlights the first item listed
+ * for the text (none for an empty text), so Enter picks it, as type-to-find promises.
+ * Regression: typing "fre" then Enter picked nothing.
+ */
+function highlightFirstMatch<T>(
+  _state: UseComboboxState<T>,
+  { type, changes }: UseComboboxStateChangeOptions<T>,
+): Partial<UseComboboxState<T>> {
+  if (type !== useCombobox.stateChangeTypes.InputChange) return changes;
+  return { ...changes, highlightedIndex: (changes.inputValue ?? "").trim() === "" ? -1 : 0 };
+}
 
 /**
  * Combobox picks one item from a list that may be long: the operator types to narrow it (the
  * caller filters `items` by `onInputChange`'s text, on the client or the server), moves with the
  * arrow keys and picks with Enter or a click (downshift: the WAI-ARIA combobox pattern, with its
- * own status messages for screen readers). At most `limit` items are listed at once.
+ * own status messages for screen readers). Typing highlights the first match. While `pending`
+ * (the items answer an earlier text, the caller still asking for this one) none is offered, so
+ * Enter never picks a stale one. At most `limit` items are listed at once.
  */
 export function Combobox<T>({
   label,
@@ -24,6 +39,7 @@ export function Combobox<T>({
   hint,
   emptyText = "Nothing matches",
   limit = 50,
+  pending = false,
   disabled,
   className,
 }: {
@@ -41,12 +57,15 @@ export function Combobox<T>({
   hint?: string;
   emptyText?: string;
   limit?: number;
+  /** pending is true while `items` answer an earlier text than the one typed. */
+  pending?: boolean;
   disabled?: boolean;
   className?: string;
 }) {
-  const shown = items.slice(0, limit);
+  const shown = pending ? [] : items.slice(0, limit);
   const combobox = useCombobox<T>({
     items: shown,
+    stateReducer: highlightFirstMatch,
     selectedItem,
     itemToString,
     itemToKey: (item) => (item === null ? null : itemToKey(item)),
@@ -65,6 +84,10 @@ export function Combobox<T>({
       <div className="combobox-control">
         <input
           {...inputProps}
+          // Typing highlights item 0 before the items for the text arrive: name it only if listed.
+          aria-activedescendant={
+            highlightedIndex < shown.length ? inputProps["aria-activedescendant"] : ""
+          }
           aria-invalid={Boolean(error)}
           aria-describedby={describedBy}
           autoComplete="off"
@@ -96,7 +119,7 @@ export function Combobox<T>({
             ))
           : null}
         {isOpen && shown.length === 0 ? <li className="combobox-empty">{emptyText}</li> : null}
-        {isOpen && items.length > shown.length ? (
+        {isOpen && !pending && items.length > shown.length ? (
           <li className="combobox-empty">
             {(items.length - shown.length).toLocaleString("en-US")} more: type to narrow
           </li>

@@ -63,7 +63,7 @@ export function LimitRows<R extends LimitDraft>({
     onChange(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
   const listError = errors.limits;
   return (
-    <div className={styles.editor}>
+    <div className={withOperation ? `${styles.editor} ${styles.withOperation}` : styles.editor}>
       {rows.length === 0 ? (
         empty
       ) : (
@@ -150,9 +150,9 @@ function LimitRow({
   });
   return (
     <>
-      <tr>
+      <tr className={styles.limit}>
         {withOperation ? (
-          <td>
+          <td className={styles.opCell}>
             <Select
               aria-label={`Operation for limit ${n}`}
               value={row.operation ?? "read"}
@@ -163,7 +163,7 @@ function LimitRow({
             <RowError id={`${id}-op`} message={opError} />
           </td>
         ) : null}
-        <td>
+        <td className={styles.countCell}>
           <input
             type="number"
             inputMode="numeric"
@@ -179,7 +179,7 @@ function LimitRow({
           <RowError id={`${id}-count`} message={countError} />
         </td>
         <td className={`${styles.per} muted`}>per</td>
-        <td>
+        <td className={styles.periodCell}>
           <div className={styles.period}>
             <input
               type="number"
@@ -217,7 +217,7 @@ function LimitRow({
             </label>
           </td>
         ) : null}
-        <td className="right">
+        <td className={`right ${styles.removeCell}`}>
           <button
             type="button"
             className={`btn ghost small ${styles.remove}`}

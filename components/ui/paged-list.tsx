@@ -1,6 +1,6 @@
 "use client";
 
-import type { ComponentProps, ReactNode } from "react";
+import { type ComponentProps, type ReactNode, useRef } from "react";
 import { CursorPager } from "./cursor-pager";
 import type { PagedList } from "./use-paged-list";
 
@@ -21,9 +21,20 @@ export interface PageAnswer {
 }
 
 /**
+ * scrollToTop brings the top of `box` into view when it is above the viewport (or under a bar
+ * that sticks there: its scroll-margin-top), and leaves the page as it is otherwise.
+ */
+function scrollToTop(box: HTMLElement | null): void {
+  if (!box) return;
+  const margin = Number.parseFloat(getComputedStyle(box).scrollMarginTop) || 0;
+  if (box.getBoundingClientRect().top < margin) box.scrollIntoView({ block: "start" });
+}
+
+/**
  * PagedRows holds one page of a paged list (`children`, its table of `shown` rows of the
  * answer's `page`) and the pager beneath it: marked busy while the next page replaces a shown
- * one, the pager idle while any page loads. `pager` names the pager and the rows.
+ * one, the pager idle while any page loads. Turning a page brings the list's top into view, so
+ * the new page is read from its first row. `pager` names the pager and the rows.
  */
 export function PagedRows({
   list,
@@ -38,8 +49,13 @@ export function PagedRows({
   pager: Pick<ComponentProps<typeof CursorPager>, "label" | "noun" | "prevLabel" | "nextLabel">;
   children: ReactNode;
 }) {
+  const top = useRef<HTMLDivElement>(null);
   return (
-    <div aria-busy={list.page.isFetching && list.page.isPlaceholderData}>
+    <div
+      ref={top}
+      className="paged-rows"
+      aria-busy={list.page.isFetching && list.page.isPlaceholderData}
+    >
       {children}
       <CursorPager
         {...pager}
@@ -48,7 +64,11 @@ export function PagedRows({
         prev={page.prev}
         next={page.next}
         busy={list.page.isFetching}
-        onPage={list.turn}
+        onPage={(cursor) => {
+          list.turn(cursor);
+          // Regression: Next at the bottom of a page showed the bottom of the next one.
+          scrollToTop(top.current);
+        }}
       />
     </div>
   );

@@ -15,7 +15,7 @@ import { formatDateMinute } from "@/lib/time-format";
 import { decisionsOf } from "@/lib/vocabulary";
 import styles from "./usage.module.css";
 import { UsageChart } from "./usage-chart";
-import { describeTooLarge, nearLimitNote } from "./usage-data";
+import { describeTooLarge, NEAR_LIMIT_REPLAY, nearLimitNote } from "./usage-data";
 import { RANGE_SPECS, type RollupRange, rangeQuery, usageSearch } from "./usage-range";
 import { NearLimitTable, PlansUsageTable, TopCustomersTable } from "./usage-tables";
 import { useRangeData } from "./use-range-data";
@@ -110,6 +110,9 @@ export function RangeOverview({ range }: { range: RollupRange }) {
                 resolutionMs={data.resolutionMs}
               />
               <NearLimitNote near={data} />
+              <p className="muted small chart-note" data-testid="near-limit-replay">
+                {NEAR_LIMIT_REPLAY}
+              </p>
             </>
           )}
         </Loaded>

@@ -110,6 +110,15 @@ export function nearLimitNote(
   return `${shorter} are measured per second from ${formatTime(r.perSecondFromMs)} (per-second counts are kept for the last 5 minutes); before that, only by refusals.`;
 }
 
+/**
+ * NEAR_LIMIT_REPLAY says on the page what docs/usage-analytics.md says of the near-limit list:
+ * its buckets are replayed under the limits in force now, over the whole range. Regression: a
+ * limit set at 02:00 was shown as drained at 01:59, when another limit applied, with nothing
+ * to say why.
+ */
+export const NEAR_LIMIT_REPLAY =
+  "Each bucket is replayed under the limit in force now (the customer’s override, else its plan’s) over the whole range: traffic from before a limit was set or changed is measured against it.";
+
 /** nearShareTone says how a share reads: "bad" once at or over the limit, else "warn". */
 export function nearShareTone(share: number): "bad" | "warn" {
   return share >= 1 ? "bad" : "warn";

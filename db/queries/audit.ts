@@ -7,8 +7,14 @@ import { type KeysetOrder, type KeysetPage, type KeyValue, keysetPage } from "./
 /** AuditEntry is one recorded operator change. */
 export type AuditEntry = typeof auditLog.$inferSelect;
 
-/** AuditListEntry is an entry as the log lists it: with its entity's current name, if it has one. */
-export type AuditListEntry = AuditEntry & { entityName: string | null };
+/**
+ * AuditListEntry is an entry as the log lists it: with its entity's current name, if it has one,
+ * and once it is gone, its last known name (see lastKnownName).
+ */
+export type AuditListEntry = AuditEntry & {
+  entityName: string | null;
+  lastKnownName: string | null;
+};
 
 /** appendAudit records an operator change; call it in the change's own transaction. */
 export function appendAudit(tx: Tx, entry: Omit<AuditEntry, "id">): void {
@@ -95,9 +101,40 @@ export function auditKeyOf(entry: AuditEntry): KeyValue[] {
   return [entry.at, entry.id];
 }
 
+/** recordedName is the name an entry's snapshot (`before` or `after`, JSON) holds, or null. */
+function recordedName(snapshot: SQL): SQL<string | null> {
+  return sql<
+    string | null
+  >`case when json_type(${snapshot}, '$.name') = 'text' then json_extract(${snapshot}, '$.name') end`;
+}
+
+/** other is a second reading of audit_log, for the entries of the same entity as a listed one. */
+const OTHER = sql.raw("other");
+
+/**
+ * lastKnownName is, for a listed entry whose entity is gone (`currentName` null), the name
+ * recorded by the newest of the entity's entries that records one: its deletion's, usually. So every
+ * entry of a deleted customer, plan or token is named alike, even one whose own snapshot has no
+ * name (a key rotation). Regression: such an entry read "customer #64 (deleted)" among entries
+ * that named it. Null while the entity exists, or when no entry named it.
+ */
+function lastKnownName(currentName: SQL): SQL<string | null> {
+  const after = recordedName(sql`${OTHER}.after`);
+  const before = recordedName(sql`${OTHER}.before`);
+  return sql<
+    string | null
+  >`case when ${currentName} is null and ${auditLog.entityId} is not null then (
+    select coalesce(${after}, ${before}) from audit_log as ${OTHER}
+    where ${OTHER}.entity_type = ${auditLog.entityType} and ${OTHER}.entity_id = ${auditLog.entityId}
+      and coalesce(${after}, ${before}) is not null
+    order by ${OTHER}.at desc, ${OTHER}.id desc limit 1
+  ) end`;
+}
+
 /**
  * pageAudit reads one page of the log, newest first, after or before a cursor key ([at, id]),
- * with the current name of each entry's customer or plan (null once it is deleted).
+ * with the current name of each entry's customer, plan or service token (null once it is
+ * deleted) and, once it is, the last name the log knows it by.
  */
 export function pageAudit(
   tx: Tx,
@@ -105,6 +142,9 @@ export function pageAudit(
   cursor: { after?: readonly KeyValue[]; before?: readonly KeyValue[] },
   limit: number,
 ): KeysetPage<AuditListEntry> {
+  const currentName = sql<
+    string | null
+  >`coalesce(${customers.name}, ${plans.name}, ${serviceTokens.name})`;
   return keysetPage(
     (where, orderBy, n) =>
       tx
@@ -117,9 +157,8 @@ export function pageAudit(
           entityId: auditLog.entityId,
           before: auditLog.before,
           after: auditLog.after,
-          entityName: sql<
-            string | null
-          >`coalesce(${customers.name}, ${plans.name}, ${serviceTokens.name})`,
+          entityName: currentName,
+          lastKnownName: lastKnownName(currentName),
         })
         .from(auditLog)
         .leftJoin(

@@ -9,8 +9,9 @@ const snapshotSchema = z.unknown();
 
 /**
  * auditEntrySchema is one operator change as the log lists it: when (ms), who, what (an
- * AUDIT_ACTIONS word as stored), on which entity (its current name, null once gone), and the
- * entity before and after.
+ * AUDIT_ACTIONS word as stored), on which entity (its current name, null once gone; then its
+ * last known name, from the newest of its entries that recorded one, or null), and the entity
+ * before and after.
  */
 export const auditEntrySchema = z
   .object({
@@ -23,6 +24,7 @@ export const auditEntrySchema = z
     before: snapshotSchema,
     after: snapshotSchema,
     entityName: z.string().nullable(),
+    lastKnownName: z.string().nullable(),
   })
   .strict();
 

@@ -10,20 +10,27 @@ export const MAX_PERIOD_MS = 30 * 86_400_000;
 /** operationSchema accepts "read" or "write". */
 export const operationSchema = z.enum(OPERATIONS);
 
-/** limitRowSchema is one limit of a plan or override: count tokens per periodMs. */
+/**
+ * limitRowSchema is one limit of a plan or override: count tokens per periodMs. Each bound is
+ * checked first, and alone: a number past it (past 2^53 it fails wholeness too) is told only its
+ * bound. Regression: 99999999999999999999 read "Count must be a whole number".
+ */
 export const limitRowSchema = z
   .object({
     operation: operationSchema,
     count: z
       .number({ error: "Count must be a number" })
+      .max(MAX_COUNT, {
+        error: `Count must be at most ${MAX_COUNT.toLocaleString("en-US")}`,
+        abort: true,
+      })
       .int("Count must be a whole number")
-      .min(1, "Count must be at least 1")
-      .max(MAX_COUNT, `Count must be at most ${MAX_COUNT.toLocaleString("en-US")}`),
+      .min(1, "Count must be at least 1"),
     periodMs: z
       .number({ error: "Period must be a number" })
+      .max(MAX_PERIOD_MS, { error: "Period must be at most 30 days", abort: true })
       .int("Period must be a whole number of milliseconds")
-      .min(1, "Period must be positive")
-      .max(MAX_PERIOD_MS, "Period must be at most 30 days"),
+      .min(1, "Period must be positive"),
     /** dryRun: counted when it would refuse, never refusing (see docs/usage-analytics.md, "Dry-run limits"). */
     dryRun: z.boolean({ error: "Dry run must be true or false" }).optional(),
   })

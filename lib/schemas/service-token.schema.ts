@@ -6,6 +6,12 @@ import { plainText } from "./text.schema";
 /** SCOPE_LIST names the scopes in words: "decide and peek". */
 const SCOPE_LIST = new Intl.ListFormat("en", { type: "conjunction" }).format(SERVICE_TOKEN_SCOPES);
 
+/**
+ * CHOOSE_SCOPE asks for at least one scope, as a choice: "Choose at least one scope: decide or
+ * peek". Regression: it read "decide and peek", as if both were required.
+ */
+const CHOOSE_SCOPE = `Choose at least one scope: ${new Intl.ListFormat("en", { type: "disjunction" }).format(SERVICE_TOKEN_SCOPES)}`;
+
 /** MAX_QUOTED_SCOPE is how much of an unknown scope a message repeats (characters). */
 const MAX_QUOTED_SCOPE = 40;
 
@@ -29,11 +35,9 @@ export const serviceTokenCreateSchema = z
     scopes: z
       .array(z.enum(SERVICE_TOKEN_SCOPES, { error: (issue) => unknownScope(issue.input) }), {
         error: (issue) =>
-          issue.input === undefined
-            ? `Choose at least one scope: ${SCOPE_LIST}`
-            : `Scopes must be a list, such as ["decide"]`,
+          issue.input === undefined ? CHOOSE_SCOPE : `Scopes must be a list, such as ["decide"]`,
       })
-      .min(1, `Choose at least one scope: ${SCOPE_LIST}`)
+      .min(1, CHOOSE_SCOPE)
       // Beside an unknown scope's error too (ANY_LIST), not once it is fixed.
       .refine((scopes: readonly unknown[]) => new Set(scopes).size === scopes.length, {
         message: "Name each scope once",

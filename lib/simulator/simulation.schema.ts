@@ -1,21 +1,46 @@
 import { z } from "zod";
 import { costSchema } from "@/lib/schemas/cost.schema";
 import { limitRowSchema } from "@/lib/schemas/limit.schema";
-import { MAX_SIMULATED_REQUESTS, MAX_SIMULATED_SECONDS, requestCount } from "./pattern";
+import {
+  MAX_SIMULATED_REQUESTS,
+  MAX_SIMULATED_SECONDS,
+  type Pattern,
+  requestCount,
+} from "./pattern";
 
+/** MAX_WORDS is the cap on a simulation's requests, as the messages write it: "200,000". */
+const MAX_WORDS = MAX_SIMULATED_REQUESTS.toLocaleString("en-US");
+
+// A bound is checked first, and alone (abort): past 2^53 a number fails wholeness too, and past
+// its bound the pattern's total is beside the point; the bound is what to say.
 const seconds = z
   .number({ error: "Enter a number of seconds" })
+  .max(MAX_SIMULATED_SECONDS, { error: "At most a day (86,400 seconds)", abort: true })
   .int("Use whole seconds")
-  .min(1, "At least 1 second")
-  .max(MAX_SIMULATED_SECONDS, "At most a day (86,400 seconds)");
+  .min(1, "At least 1 second");
 const TIMESTAMP_RULE = `Timestamps must be whole milliseconds from 0 to ${(MAX_SIMULATED_SECONDS * 1000).toLocaleString("en-US")} (a day)`;
 const rate = (what: string) =>
   z
     .number({ error: `Enter ${what}` })
     .min(0, "Must be 0 or more")
-    .max(MAX_SIMULATED_REQUESTS, "Too many requests a second");
+    .max(MAX_SIMULATED_REQUESTS, {
+      error: `At most ${MAX_WORDS} requests a second`,
+      abort: true,
+    });
 
-/** simulatedPatternSchema validates a traffic pattern and caps the requests it makes. */
+/** FEWER says, per kind of pattern, how to make fewer requests. */
+const FEWER: Record<Pattern["kind"], string> = {
+  steady: "lower the rate or shorten the time",
+  bursts: "make the bursts smaller or further apart, or shorten the time",
+  ramp: "lower the rates or shorten the time",
+  timestamps: "paste fewer timestamps",
+};
+
+/**
+ * simulatedPatternSchema validates a traffic pattern and caps the requests it makes, each
+ * refusal naming its bound. Regression: a burst of 10^20 read "Burst too large", a rate past
+ * the cap "Too many requests a second", with no word of how many the simulator takes.
+ */
 export const simulatedPatternSchema = z
   .discriminatedUnion("kind", [
     z.object({
@@ -27,9 +52,12 @@ export const simulatedPatternSchema = z
       kind: z.literal("bursts"),
       size: z
         .number({ error: "Enter a burst size" })
+        .max(MAX_SIMULATED_REQUESTS, {
+          error: `At most ${MAX_WORDS} requests a burst`,
+          abort: true,
+        })
         .int("Use a whole number")
-        .min(1, "At least 1 request")
-        .max(MAX_SIMULATED_REQUESTS, "Burst too large"),
+        .min(1, "At least 1 request"),
       everySeconds: z
         .number({ error: "Enter an interval" })
         .min(0.001, "At least 1 millisecond")
@@ -62,7 +90,7 @@ export const simulatedPatternSchema = z
       ctx.addIssue({
         code: "custom",
         path: [],
-        message: `This pattern makes ${n.toLocaleString("en-US")} requests; the simulator takes at most ${MAX_SIMULATED_REQUESTS.toLocaleString("en-US")}`,
+        message: `This pattern makes ${n.toLocaleString("en-US")} requests; the simulator runs at most ${MAX_WORDS}: ${FEWER[pattern.kind]}`,
       });
     } else if (n === 0) {
       ctx.addIssue({ code: "custom", path: [], message: "This pattern makes no requests" });

@@ -1,6 +1,7 @@
 "use client";
 
 import { LiveOverview } from "@/components/overview/live-overview";
+import { IgnoredParams } from "@/components/ui/paged-list";
 import { PageHeader } from "@/components/ui/states";
 import { useUrlQuery } from "@/components/ui/use-url-query";
 import { CsvDownload } from "@/components/usage/csv-download";
@@ -35,6 +36,8 @@ export function OverviewDashboard() {
           </>
         }
       />
+      {/* Regression: ?range=5y fell back to Live and said nothing, as the lists do not. */}
+      <IgnoredParams invalid={url.invalid} />
       {range === "live" ? <LiveOverview /> : <RangeOverview key={range} range={range} />}
     </>
   );

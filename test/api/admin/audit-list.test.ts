@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GET as listAudit } from "@/app/api/admin/audit/route";
+import { POST as rotateKey } from "@/app/api/admin/customers/[id]/rotate-key/route";
 import {
   PATCH as patchCustomer,
   DELETE as removeCustomer,
@@ -97,6 +98,27 @@ describe("the audit log list", () => {
     expect(gone.entries.map((e) => [e.action, e.entityName])).toEqual([
       ["customer.delete", null],
       ["customer.update", null],
+    ]);
+  });
+
+  // Regression: a deleted customer's key rotation, whose entry records no name, read
+  // "customer #64" among its other entries, which named it.
+  it("gives every entry of a deleted customer its last known name, and none while it exists", async () => {
+    const customer = t.addCustomer("free", "Paging test");
+    const id = params({ id: String(customer.id) });
+    await patchCustomer(
+      adminRequest("/x", { method: "PATCH", cookie, body: { name: "Paging test x" } }),
+      id,
+    );
+    await rotateKey(adminRequest("/x", { method: "POST", cookie }), id);
+    const alive = await page(`?customer=${customer.id}`);
+    expect(alive.entries.map((e) => e.lastKnownName)).toEqual([null, null]);
+    await removeCustomer(adminRequest("/x", { method: "DELETE", cookie }), id);
+    const gone = await page(`?customer=${customer.id}`);
+    expect(gone.entries.map((e) => [e.action, e.lastKnownName])).toEqual([
+      ["customer.delete", "Paging test x"],
+      ["customer.rotate-key", "Paging test x"],
+      ["customer.update", "Paging test x"],
     ]);
   });
 

@@ -153,14 +153,15 @@ describe("service tokens", () => {
     expect(row.last_used_at).toBe(used);
   });
 
+  // Regression: "Choose at least one scope: decide and peek" read as if both were required.
   it.each([
-    [{}, { name: ["Name is required"], scopes: ["Choose at least one scope: decide and peek"] }],
+    [{}, { name: ["Name is required"], scopes: ["Choose at least one scope: decide or peek"] }],
     [{ name: "  ", scopes: ["decide"] }, { name: ["Name is required"] }],
     [
       { name: "x".repeat(81), scopes: ["decide"] },
       { name: ["Name must be at most 80 characters"] },
     ],
-    [{ name: "a", scopes: [] }, { scopes: ["Choose at least one scope: decide and peek"] }],
+    [{ name: "a", scopes: [] }, { scopes: ["Choose at least one scope: decide or peek"] }],
     [{ name: "a", scopes: ["decide", "decide"] }, { scopes: ["Name each scope once"] }],
     [{ name: "a", scopes: ["decide"], token: "rks_mine" }, { token: ["Unknown field"] }],
   ])("refuses %o with 400 and field errors, storing nothing", async (body, errors) => {

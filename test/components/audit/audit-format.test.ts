@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   ACTION_LABELS,
+  AUDITED,
   actionLabel,
   describeChange,
   entityOf,
@@ -12,6 +13,7 @@ const entry = {
   entityType: "customer",
   entityId: "2",
   entityName: "Acme",
+  lastKnownName: null,
   before: null,
   after: null,
 };
@@ -25,6 +27,13 @@ describe("the audit log's words", () => {
     }
     expect(actionLabel("customer.reset-buckets")).toBe("Buckets reset");
     expect(actionLabel("webhook.fire")).toBe("webhook.fire");
+  });
+
+  // Regression: the page said it logs "plans, customers and overrides"; service tokens are too.
+  it("says what the log records changes to, every kind of it", () => {
+    expect(AUDITED).toBe(
+      "plans, customers (key rotations and bucket resets included), overrides, and service tokens",
+    );
   });
 
   // Regression: a reset read "buckets 4 → 0".
@@ -61,6 +70,17 @@ describe("the audit log's words", () => {
       gone: true,
     });
     expect(entityOf({ ...entry, entityName: null })).toEqual({ name: "customer #2", gone: true });
+  });
+
+  // Regression: a deleted customer's key rotation read "customer #64 (deleted)" among entries
+  // that named it "Paging test x (deleted)".
+  it("names a deleted entity by its last known name on every entry, even one with no name", () => {
+    const gone = { ...entry, entityName: null, lastKnownName: "Paging test x" };
+    expect(entityOf({ ...gone, before: { apiKeyPrefix: "rk_a" } })).toEqual({
+      name: "Paging test x",
+      gone: true,
+    });
+    expect(entityOf({ ...gone, before: { name: "Paging test" } }).name).toBe("Paging test x");
   });
 
   // Regression: times had no zone, so an entry's hour was ambiguous to a reader elsewhere.

@@ -86,6 +86,54 @@ describe("messages for numbers", () => {
     }
   });
 
+  // Regression: a count of 99999999999999999999 (past 2^53, so not held as a whole number)
+  // read "Count must be a whole number"; it is too large.
+  it("tells a count, a period or a simulated size past its bound only the bound", () => {
+    const messages = (schema: z.ZodType, value: unknown) => {
+      const parsed = schema.safeParse(value);
+      return parsed.success ? [] : parsed.error.issues.map((i) => i.message);
+    };
+    expect(messages(limitRowSchema, { operation: "read", count: 1e20, periodMs: 1_000 })).toEqual([
+      "Count must be at most 1,000,000",
+    ]);
+    expect(messages(limitRowSchema, { operation: "read", count: 1, periodMs: 1e20 })).toEqual([
+      "Period must be at most 30 days",
+    ]);
+    expect(messages(limitRowSchema, { operation: "read", count: 1.5, periodMs: 1_000 })).toEqual([
+      "Count must be a whole number",
+    ]);
+    const steady = (seconds: number) => simulation({ kind: "steady", ratePerSecond: 1, seconds });
+    expect(messages(simulationSchema, steady(1e20))).toEqual(["At most a day (86,400 seconds)"]);
+    const bursts = (size: number) =>
+      simulation({ kind: "bursts", size, everySeconds: 1, seconds: 1 });
+    expect(messages(simulationSchema, bursts(1e20))).toEqual(["At most 200,000 requests a burst"]);
+  });
+
+  // Regression: a huge rate read "Too many requests a second" beside "This pattern makes
+  // 1,000,000,000,000,000,000,000 requests"; a huge burst "Burst too large". Each says its bound,
+  // and a pattern too large as a whole says how to make it smaller.
+  it("tells the simulator's rates, bursts and patterns past the cap how many it takes", () => {
+    const messages = (pattern: object) => {
+      const parsed = simulationSchema.safeParse(simulation(pattern));
+      return parsed.success ? [] : parsed.error.issues.map((i) => i.message);
+    };
+    expect(messages({ kind: "steady", ratePerSecond: 1e20, seconds: 10 })).toEqual([
+      "At most 200,000 requests a second",
+    ]);
+    expect(messages({ kind: "ramp", fromPerSecond: 1, toPerSecond: 1e20, seconds: 10 })).toEqual([
+      "At most 200,000 requests a second",
+    ]);
+    expect(messages({ kind: "bursts", size: 300_000, everySeconds: 1, seconds: 1 })).toEqual([
+      "At most 200,000 requests a burst",
+    ]);
+    expect(messages({ kind: "steady", ratePerSecond: 100_000, seconds: 86_400 })).toEqual([
+      "This pattern makes 8,640,000,000 requests; the simulator runs at most 200,000: lower the rate or shorten the time",
+    ]);
+    expect(messages({ kind: "bursts", size: 1_000, everySeconds: 1, seconds: 3_600 })).toEqual([
+      "This pattern makes 3,600,000 requests; the simulator runs at most 200,000: make the bursts smaller or further apart, or shorten the time",
+    ]);
+  });
+
   // Regression: 1e20 was answered "Too big: expected int to be <=9007199254740991".
   it("answers an override expiring at 1e20 ms, or past the year 9999, in words", () => {
     const messages = (expiresAt: unknown) => {
