@@ -2,7 +2,9 @@ import { Cluster } from "ioredis";
 import { type Clock, type Limit, systemClock } from "@/lib/limiter";
 import type { Buckets, RedisClient } from "./buckets";
 import { SHADOW } from "./script";
-import { type OnUnanswered, ScriptRunner } from "./script-runner";
+import type { Flight } from "./script-run";
+import { ScriptRunner } from "./script-runner";
+import type { OnUnanswered } from "./unanswered";
 
 /**
  * ScriptReply is one decision's part of a script reply: `reply` holds packed doubles, the
@@ -14,12 +16,93 @@ export interface ScriptReply {
   offset: number;
 }
 
+/**
+ * ReadReply reads what a decision of `n` tokens over `buckets` (taking them if `take`) resolves
+ * with from its part of a script reply (see ScriptReply). It may throw: that decision alone then
+ * rejects with the error.
+ */
+export type ReadReply<T> = (
+  buckets: Buckets,
+  reply: Buffer,
+  offset: number,
+  n: number,
+  take: boolean,
+) => T;
+
+/** partOf reads a decision's part of the reply as it is. */
+const partOf: ReadReply<ScriptReply> = (_buckets, reply, offset) => ({ reply, offset });
+
 /** MAX_BATCH is the most decisions one script run takes: it holds Redis for their duration. */
 export const MAX_BATCH = 64;
 
-interface Queued extends BatchedDecision {
-  resolve: (reply: ScriptReply) => void;
-  reject: (error: unknown) => void;
+/** Pending is a decision waiting for its batch's reply: answered from its part, or failed. */
+interface Pending extends BatchedDecision {
+  /** settle answers the decision from its part of `reply`, at `offset`. */
+  settle(reply: Buffer, offset: number): void;
+  reject(error: unknown): void;
+}
+
+/** Queued is one decision waiting for its batch's reply, and how it reads and answers it. */
+class Queued<T> implements Pending {
+  constructor(
+    readonly buckets: Buckets,
+    readonly n: number,
+    readonly take: boolean,
+    readonly shadow: boolean,
+    private readonly read: ReadReply<T>,
+    private readonly resolve: (value: T) => void,
+    readonly reject: (error: unknown) => void,
+  ) {}
+
+  settle(reply: Buffer, offset: number): void {
+    let value: T;
+    try {
+      value = this.read(this.buckets, reply, offset, this.n, this.take);
+    } catch (error) {
+      this.reject(error);
+      return;
+    }
+    this.resolve(value);
+  }
+}
+
+/**
+ * Batch is one script run's decisions, as the ScriptRunner sends them (a Flight): it packs them
+ * once, and hands each decision its part of the reply, or the run's error.
+ */
+class Batch implements Flight {
+  readonly keys: string[];
+  readonly args: Buffer;
+  readonly decisions: number;
+
+  constructor(
+    private readonly queued: readonly Pending[],
+    at: number,
+    readonly deadline: number,
+  ) {
+    const { keys, args } = encodeBatch(queued, at);
+    this.keys = keys;
+    this.args = args;
+    let decisions = 0;
+    for (const q of queued) if (!q.shadow) decisions++;
+    this.decisions = decisions;
+  }
+
+  charged(reply: Buffer): number {
+    return chargedIn(this.queued, reply);
+  }
+
+  settle(reply: Buffer): void {
+    let offset = 8;
+    for (const q of this.queued) {
+      q.settle(reply, offset);
+      offset += 8 * (1 + q.buckets.length);
+    }
+  }
+
+  fail(error: unknown): void {
+    for (const q of this.queued) q.reject(error);
+  }
 }
 
 /** DecisionBatcherOptions configure a client's DecisionBatcher. */
@@ -51,7 +134,7 @@ export interface DecisionBatcherOptions {
  */
 export class DecisionBatcher {
   readonly redis: RedisClient;
-  private queue: Queued[] = [];
+  private queue: Pending[] = [];
   /** queuedAt is the queue's execution time (ms), or NaN for the server's clock. */
   private queuedAt = Number.NaN;
   /** queueDeadline is when the queue must start running, on `clock` (ms; Infinity: never late). */
@@ -72,18 +155,24 @@ export class DecisionBatcher {
 
   /**
    * run decides `n` tokens over `buckets` at `at` (whole ms, or NaN for the server's clock),
-   * taking them when `take` is set, and resolves with the decision's part of the reply; the
-   * decision must reach Redis within `timeoutMs` (Infinity: no deadline).
+   * taking them when `take` is set, and resolves with what `read` reads of the decision's part
+   * of the reply; the decision must reach Redis within `timeoutMs` (Infinity: no deadline).
    */
-  run(
+  run<T>(
     buckets: Buckets,
     n: number,
     take: boolean,
     at: number,
-    timeoutMs = Number.POSITIVE_INFINITY,
-  ): Promise<ScriptReply> {
-    return new Promise((resolve, reject) => {
-      this.enqueue([{ buckets, n, take, shadow: false, resolve, reject }], at, timeoutMs);
+    timeoutMs: number,
+    read: ReadReply<T>,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.enqueue(
+        new Queued(buckets, n, take, false, read, resolve, reject),
+        undefined,
+        at,
+        timeoutMs,
+      );
     });
   }
 
@@ -101,26 +190,16 @@ export class DecisionBatcher {
     let first: ScriptReply | undefined;
     return new Promise((resolve, reject) => {
       this.enqueue(
-        [
-          {
-            buckets,
-            n,
-            take: true,
-            shadow: false,
-            resolve: (reply) => {
-              first = reply;
-            },
-            reject,
-          },
-          {
-            buckets: shadowBuckets,
-            n,
-            take: true,
-            shadow: true,
-            resolve: (reply) => resolve([first as ScriptReply, reply]),
-            reject,
-          },
-        ],
+        new Queued(buckets, n, true, false, partOf, (part) => (first = part), reject),
+        new Queued(
+          shadowBuckets,
+          n,
+          true,
+          true,
+          partOf,
+          (part) => resolve([first as ScriptReply, part]),
+          reject,
+        ),
         at,
         timeoutMs,
       );
@@ -135,13 +214,18 @@ export class DecisionBatcher {
     return this.runner.compareClocks();
   }
 
-  /** enqueue adds decisions that must share one script run, in order. */
-  private enqueue(decisions: Queued[], at: number, timeoutMs: number): void {
+  /** enqueue adds a decision, and its shadow if any, which must share one script run, in order. */
+  private enqueue(
+    decision: Pending,
+    shadow: Pending | undefined,
+    at: number,
+    timeoutMs: number,
+  ): void {
+    const count = shadow ? 2 : 1;
     if (this.queue.length > 0 && !Object.is(at, this.queuedAt)) this.flush();
-    if (this.queue.length > 0 && this.queue.length + decisions.length > this.maxBatch) {
-      this.flush();
-    }
-    this.queue.push(...decisions);
+    if (this.queue.length > 0 && this.queue.length + count > this.maxBatch) this.flush();
+    this.queue.push(decision);
+    if (shadow) this.queue.push(shadow);
     this.queuedAt = at;
     if (timeoutMs !== Number.POSITIVE_INFINITY) {
       // One clock reading per batch: the earliest, so the deadline is never later than any's.
@@ -163,28 +247,11 @@ export class DecisionBatcher {
   };
 
   private flush(): void {
-    const batch = this.queue;
-    const deadline = this.queueDeadline;
+    const batch = new Batch(this.queue, this.queuedAt, this.queueDeadline);
     this.queue = [];
     this.queueDeadline = Number.POSITIVE_INFINITY;
     this.queueStart = Number.NaN;
-    const { keys, args } = encodeBatch(batch, this.queuedAt);
-    let decisions = 0;
-    for (const queued of batch) if (!queued.shadow) decisions++;
-    this.runner
-      .run(keys, args, deadline, decisions, (reply) => chargedIn(batch, reply))
-      .then(
-        (reply) => {
-          let offset = 8;
-          for (const queued of batch) {
-            queued.resolve({ reply, offset });
-            offset += 8 * (1 + queued.buckets.length);
-          }
-        },
-        (error: unknown) => {
-          for (const queued of batch) queued.reject(error);
-        },
-      );
+    this.runner.run(batch);
   }
 }
 
@@ -229,7 +296,7 @@ export function encodeBatch(
   // One decision's keys are distinct already: they are the script's KEYS as they are.
   const single = batch.length === 1 ? batch[0]?.buckets.redisKeys : undefined;
   const keys: string[] = single ?? [];
-  const index = new Map<string, number>();
+  const index = single ? undefined : new Map<string, number>();
   let doubles = 2;
   for (const queued of batch) doubles += 1 + 4 * queued.buckets.length;
   const args = Buffer.allocUnsafe(8 * doubles);
@@ -240,7 +307,7 @@ export function encodeBatch(
     offset = args.writeDoubleBE(shadow ? count + SHADOW : count, offset);
     for (let i = 0; i < buckets.length; i++) {
       let position = i + 1;
-      if (!single) {
+      if (index) {
         const redisKey = buckets.redisKeys[i] as string;
         const known = index.get(redisKey);
         if (known === undefined) {

@@ -23,10 +23,10 @@ export {
   type RedisLimiterOptions,
 } from "./redis-limiter";
 export { DECIDE, DECIDE_SHA, EXPIRED } from "./script";
+export { isDecisionCommand } from "./script-runner";
 export {
-  isDecisionCommand,
   type OnUnanswered,
   RedisDeadlineError,
   UNANSWERED_OUTCOMES,
   type UnansweredOutcome,
-} from "./script-runner";
+} from "./unanswered";
