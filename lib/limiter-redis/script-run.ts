@@ -1,7 +1,9 @@
+import { Cluster } from "ioredis";
 import type { Clock } from "@/lib/limiter";
 import type { RedisClient } from "./buckets";
 import type { ClockOffset, DeadlineWindow } from "./clock-offset";
 import type { DeadlineWatch, Watched } from "./deadline-watch";
+import { DecideCommand } from "./decide-command";
 import { DECIDE, DECIDE_SHA, EXPIRED } from "./script";
 import { type OnUnanswered, RedisDeadlineError } from "./unanswered";
 
@@ -49,11 +51,19 @@ interface BufferCalls {
   evalBuffer(script: string, numkeys: number, ...keysAndArgs: (string | Buffer)[]): Promise<Buffer>;
 }
 
-/** scriptCallsOf sends the script on `redis` through ioredis's own commands. */
+/**
+ * scriptCallsOf sends the script on `redis`: EVALSHA as a DecideCommand on one server, through
+ * ioredis's own command on a Cluster (its routing, and the auto-pipelining that shares writes
+ * where each decision runs alone); EVAL, the rare retry, through ioredis's own command.
+ */
 export function scriptCallsOf(redis: RedisClient): ScriptCalls {
   const calls = redis as unknown as BufferCalls;
   return {
-    evalsha: (keys, args) => calls.evalshaBuffer(DECIDE_SHA, keys.length, ...keys, args),
+    evalsha:
+      redis instanceof Cluster
+        ? (keys, args) => calls.evalshaBuffer(DECIDE_SHA, keys.length, ...keys, args)
+        : (keys, args) =>
+            redis.sendCommand(new DecideCommand(redis, keys, args)) as Promise<Buffer>,
     eval: (keys, args) => calls.evalBuffer(DECIDE, keys.length, ...keys, args),
   };
 }

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { Command, Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { type Clock, limit } from "@/lib/limiter";
 import { DecisionBatcher, MAX_BATCH, RedisLimiter } from "@/lib/limiter-redis";
@@ -109,11 +109,11 @@ function fakeRedis(clock: FakeClock, offsetMs: number): { redis: Redis; runs: ()
       String(Math.floor(redisNow() / 1_000)),
       String((redisNow() % 1_000) * 1_000),
     ],
-    evalshaBuffer(...keysAndArgs: unknown[]) {
+    sendCommand(command: Command) {
       runs++;
       // DECIDE's argument: the time and deadline, then per decision its bucket count m and 4
       // doubles per bucket. The reply: the time, then per decision 1 and each bucket's units.
-      const args = keysAndArgs.at(-1) as Buffer;
+      const args = command.args.at(-1) as Buffer;
       const reply = [redisNow()];
       for (let at = 16; at < args.length; ) {
         const m = Math.abs(args.readDoubleBE(at));
