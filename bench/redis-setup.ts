@@ -22,6 +22,8 @@ export interface Bench {
   server: RedisServer;
   /** redisVersion is the server's version, from INFO server. */
   redisVersion: string;
+  /** serverPid is the redis-server's process id, from INFO server. */
+  serverPid: number;
   /** admin is a connection for INFO and MONITOR, apart from the measured ones. */
   admin: Redis;
   targets: Record<Impl, Target>;
@@ -163,7 +165,7 @@ export async function startBench(): Promise<Bench> {
       duration: PERIOD_S,
     });
     const rlfPipelined: Decide = (key) => pipelinedHot.consume(key).then(allowed, deniedByRlf);
-    return { server, redisVersion, admin, targets, rlfPipelined, openClient, close };
+    return { server, redisVersion, serverPid, admin, targets, rlfPipelined, openClient, close };
   } catch (error) {
     await close();
     throw error;
