@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 /** TICK_NS is one clock tick of /proc's CPU times (USER_HZ, 100 on Linux), in ns. */
 const TICK_NS = 10_000_000;
 
-/** ProcessCpu is one process's name and the CPU it and its reaped children have used, in ns. */
+/** ProcessCpu is one process's name and the CPU it has used, in ns. */
 interface ProcessCpu {
   name: string;
   cpuNs: number;
@@ -19,16 +19,18 @@ export interface MachineSample {
   processes: Map<number, ProcessCpu>;
 }
 
-/** readProcess reads a process's name and CPU (user + system, its reaped children's too). */
+/**
+ * readProcess reads a process's name and CPU (user + system). Its reaped children's are left
+ * out: a child's whole life lands on its parent when it exits, not when it ran.
+ */
 function readProcess(pid: number): ProcessCpu | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const close = stat.lastIndexOf(")");
     const name = stat.slice(stat.indexOf("(") + 1, close);
-    // After the name: state, ppid, ... utime is the 12th field, then stime, cutime, cstime.
+    // After the name: state, ppid, ... utime is the 12th field, then stime.
     const fields = stat.slice(close + 2).split(" ");
-    let ticks = 0;
-    for (let i = 11; i <= 14; i++) ticks += Number(fields[i] ?? 0);
+    const ticks = Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
     return { name, cpuNs: ticks * TICK_NS };
   } catch {
     return undefined; // gone, or not readable
