@@ -3,7 +3,8 @@ import { retryAfterMs, wholeTokens } from "@/lib/limiter/bucket-arithmetic";
 import { DetailsBuilder } from "@/lib/limiter/details";
 import { type AsyncResults, assertTokens, MethodSet } from "@/lib/limiter/method-set";
 import type { DebugDetails, Details } from "@/lib/limiter/types";
-import type { DecisionBatcher, ReadReply } from "./batch";
+import type { DecisionBatcher } from "./batch";
+import type { ReadReply } from "./batch-flight";
 import { Buckets, type RedisClient, type RedisKey } from "./buckets";
 
 /**
