@@ -16,6 +16,7 @@ import {
   PERIOD_S,
   ROUNDS,
   THROUGHPUT_CALLS,
+  TIMEOUT_MS,
   WARMUP_CALLS,
 } from "./redis-parameters";
 
@@ -256,12 +257,21 @@ export function printCost(
   );
 }
 
-/** printUnexpected prints the decisions that went the wrong way, if any (figures then suspect). */
-export function printUnexpected(failures: readonly string[]): void {
-  if (failures.length === 0) return;
+/**
+ * printUnexpected prints the decisions that went the wrong way, if any (figures then suspect),
+ * and how many of Ratekeeper's were late (a RedisDeadlineError: not run within the deadline).
+ */
+export function printUnexpected(failures: readonly string[], late: number): void {
+  if (failures.length === 0 && late === 0) return;
   console.log("");
   console.log(`Unexpected decisions (the figures above are suspect): ${failures.length}`);
   for (const failure of failures) console.log(`  ${failure}`);
+  if (late > 0) {
+    console.log(
+      `  of which Ratekeeper's late: ${late} (RedisDeadlineError: Redis did not run them within ` +
+        `the app's ${TIMEOUT_MS} ms deadline, so they took nothing; the machine stalled)`,
+    );
+  }
 }
 
 /** MANY_KEYS_LABEL is the many-keys workload's heading. */

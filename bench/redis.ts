@@ -242,7 +242,7 @@ async function main(): Promise<void> {
     printFlood(floods);
     console.log("");
     printTargets(latency, throughput, floods);
-    printUnexpected(failures);
+    printUnexpected(failures, bench.late.count);
     printInterference(machine, interference.waitingNs / interference.wallNs, shared);
     if (
       failures.length > 0 ||
