@@ -23,6 +23,9 @@ export const HOT_KEY = "203.0.113.7";
 /** DENIED_KEY is the one key of the denied workloads, drained before timing. */
 export const DENIED_KEY = "198.51.100.23";
 
+/** TIMEOUT_MS is Ratekeeper's deadline per decision (ms): the app's (REDIS_TIMEOUT_MS's default). */
+export const TIMEOUT_MS = 200;
+
 /** HOT_COUNT per hour never runs dry in this run: the hot limit, for both implementations. */
 export const HOT_COUNT = 1_000_000_000;
 /** DENIED_COUNT per hour is the denied limit: drained first, then every call is denied. */

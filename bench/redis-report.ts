@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import { fmtInt, fmtRatio, median, table } from "./harness";
 import type { MachineAtStart } from "./machine-info";
+import type { OtherLoad } from "./machine-load";
 import type { Cost, Latency, Throughput } from "./redis-measure";
 import {
   CONCURRENCY,
@@ -15,6 +16,7 @@ import {
   PERIOD_S,
   ROUNDS,
   THROUGHPUT_CALLS,
+  TIMEOUT_MS,
   WARMUP_CALLS,
 } from "./redis-parameters";
 
@@ -208,7 +210,8 @@ export function printCost(
   console.log(
     "CPU per decision, median round: this process (Node, ioredis, the limiter) + redis-server " +
       "(INFO cpu); it leaves out the time other processes held the CPUs. Ratios = Ratekeeper / " +
-      "RateLimiterRedis, of redis-server's CPU and of the totals (below 1: Ratekeeper costs less):",
+      "RateLimiterRedis of the client's, redis-server's and the total CPU (below 1: Ratekeeper " +
+      "costs less), of the median rounds and their range round by round:",
   );
   const workloads: { name: string; rounds: Record<Impl, readonly Cost[]> }[] = [
     ...latency.map((c) => ({ name: `sequential, ${c.name}`, rounds: c.rounds })),
@@ -227,34 +230,70 @@ export function printCost(
       name,
       `${us(rk.client)} + ${us(rk.server)} = ${us(rk.total)}`,
       `${us(rlf.client)} + ${us(rlf.server)} = ${us(rlf.total)}`,
+      fmtRatio(rk.client / rlf.client),
+      roundRatios(rounds.rk, rounds.rlf, (r) => r.clientCpu),
       fmtRatio(rk.server / rlf.server),
+      roundRatios(rounds.rk, rounds.rlf, (r) => r.serverCpu),
       fmtRatio(rk.total / rlf.total),
+      roundRatios(rounds.rk, rounds.rlf, (r) => r.clientCpu + r.serverCpu),
     ];
   });
   const heading = (impl: Impl) => `${IMPL_NAMES[impl]}: client + server = total`;
   console.log(
-    table(["workload", heading("rk"), heading("rlf"), "server ratio", "total ratio"], rows),
+    table(
+      [
+        "workload",
+        heading("rk"),
+        heading("rlf"),
+        "client ratio",
+        "per round",
+        "server ratio",
+        "per round",
+        "total ratio",
+        "per round",
+      ],
+      rows,
+    ),
   );
 }
 
-/** printUnexpected prints the decisions that went the wrong way, if any (figures then suspect). */
-export function printUnexpected(failures: readonly string[]): void {
-  if (failures.length === 0) return;
+/**
+ * printUnexpected prints the decisions that went the wrong way, if any (figures then suspect),
+ * and how many of Ratekeeper's were late (a RedisDeadlineError: not run within the deadline).
+ */
+export function printUnexpected(failures: readonly string[], late: number): void {
+  if (failures.length === 0 && late === 0) return;
   console.log("");
   console.log(`Unexpected decisions (the figures above are suspect): ${failures.length}`);
   for (const failure of failures) console.log(`  ${failure}`);
+  if (late > 0) {
+    console.log(
+      `  of which Ratekeeper's late: ${late} (RedisDeadlineError: Redis did not run them within ` +
+        `the app's ${TIMEOUT_MS} ms deadline, so they took nothing; the machine stalled)`,
+    );
+  }
 }
 
 /** MANY_KEYS_LABEL is the many-keys workload's heading. */
 export const MANY_KEYS_LABEL = `${fmtInt(MANY_KEYS)} keys, round robin`;
 
 /**
- * printInterference prints the share of the timed wall time the main thread waited for a CPU
- * (redis-server and other processes held it), the load averages and the total time.
+ * WAITED_MUCH is the share of the timed wall time waiting for a CPU past which the run says the
+ * wall-time figures moved with other work: the run itself (this process and redis-server) fits
+ * on the machine's two cores, so waiting beyond this was mostly for other processes.
+ */
+const WAITED_MUCH = 0.1;
+
+/**
+ * printInterference prints what shared the machine: the share of the timed wall time the main
+ * thread waited for a CPU (`waited`, 0 to 1), the CPU other processes used during the measured
+ * part (`shared`, when /proc could tell) and which, the hypervisor's steal, the load averages,
+ * which figures to trust when the run competed for the CPUs, and the total time.
  */
 export function printInterference(
   { started, loadAtStart, cpus }: MachineAtStart,
   waited: number,
+  shared: OtherLoad | undefined,
 ): void {
   const load = os.loadavg()[0] ?? 0;
   console.log("");
@@ -263,5 +302,21 @@ export function printInterference(
       `wall time (redis-server shares the machine); 1-min load average ` +
       `${loadAtStart.toFixed(2)} at the start, ${load.toFixed(2)} at the end, on ${cpus.length} cores`,
   );
+  if (shared) {
+    const top = shared.top.map((p) => `${p.name} (pid ${p.pid}) ${p.cores.toFixed(2)}`).join(", ");
+    console.log(
+      `shared with: other processes used ${shared.others.toFixed(2)} of the ${cpus.length} ` +
+        `cores on average while the rounds ran, the hypervisor took ${shared.steal.toFixed(2)} ` +
+        `more (steal); the most: ${top || "none"}`,
+    );
+  }
+  if (waited > WAITED_MUCH || (shared !== undefined && shared.others + shared.steal > 0.25)) {
+    console.log(
+      "other work competed with this run for the CPUs: wall-time figures (throughput, latency, " +
+        "p99) moved with it, round to round; the CPU per decision (its table; each process's " +
+        "own CPU time, which leaves out the time others held the CPUs) is the steadier " +
+        "comparison, and the ratios within a round steadier than the absolute figures",
+    );
+  }
   console.log(`total time: ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(1)} s`);
 }

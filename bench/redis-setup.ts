@@ -1,9 +1,16 @@
 import { Redis } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { limit } from "../lib/limiter";
-import { RedisLimiter } from "../lib/limiter-redis";
+import { RedisDeadlineError, RedisLimiter } from "../lib/limiter-redis";
 import { type RedisServer, startRedisServer } from "../test/support/redis-server";
-import { DENIED_COUNT, DENIED_KEY, HOT_COUNT, type Impl, PERIOD_S } from "./redis-parameters";
+import {
+  DENIED_COUNT,
+  DENIED_KEY,
+  HOT_COUNT,
+  type Impl,
+  PERIOD_S,
+  TIMEOUT_MS,
+} from "./redis-parameters";
 
 /** Decide is one decision on a key: true when allowed, false when denied. */
 export type Decide = (key: string) => Promise<boolean>;
@@ -22,6 +29,8 @@ export interface Bench {
   server: RedisServer;
   /** redisVersion is the server's version, from INFO server. */
   redisVersion: string;
+  /** serverPid is the redis-server's process id, from INFO server. */
+  serverPid: number;
   /** admin is a connection for INFO and MONITOR, apart from the measured ones. */
   admin: Redis;
   targets: Record<Impl, Target>;
@@ -30,6 +39,11 @@ export interface Bench {
    * on (its hot limit only, a reference for the throughput rounds).
    */
   rlfPipelined: Decide;
+  /**
+   * late counts Ratekeeper's decisions that failed with a RedisDeadlineError (Redis did not run
+   * them within the app's deadline: the machine stalled); each counts as not allowed.
+   */
+  late: { count: number };
   /** openClient opens another connection to the server (auto-pipelining as asked), closed by `close`. */
   openClient(autoPipelining?: boolean): Promise<Redis>;
   /** close quits every connection and stops the server; safe to call more than once. */
@@ -51,6 +65,18 @@ function clientOptions(port: number) {
 }
 
 const allowed = () => true;
+
+/**
+ * orLate answers a Ratekeeper decision, a RedisDeadlineError counted in `late` and answered as
+ * not allowed (the run then lists the decisions that went the wrong way) rather than ending it.
+ */
+function orLate(decision: Promise<boolean>, late: { count: number }): Promise<boolean> {
+  return decision.catch((error: unknown) => {
+    if (!(error instanceof RedisDeadlineError)) throw error;
+    late.count++;
+    return false;
+  });
+}
 
 /** deniedByRlf tells a RateLimiterRedis denial (a RateLimiterRes) from a real error, as callers do. */
 function deniedByRlf(reason: unknown): boolean {
@@ -117,13 +143,13 @@ export async function startBench(): Promise<Bench> {
     // With the app's deadline (REDIS_TIMEOUT_MS's default): what a decision costs in production.
     const rkHot = new RedisLimiter<string>(rkClient, identity, limit(HOT_COUNT, `${PERIOD_S}s`), {
       prefix: "rk",
-      timeoutMs: 200,
+      timeoutMs: TIMEOUT_MS,
     });
     const rkDenied = new RedisLimiter<string>(
       rkClient,
       identity,
       limit(DENIED_COUNT, `${PERIOD_S}s`),
-      { prefix: "rk", timeoutMs: 200 },
+      { prefix: "rk", timeoutMs: TIMEOUT_MS },
     );
 
     const rlfClient = await openClient();
@@ -141,12 +167,13 @@ export async function startBench(): Promise<Bench> {
       duration: PERIOD_S,
     });
 
+    const late = { count: 0 };
     const targets: Record<Impl, Target> = {
       rk: {
         impl: "rk",
         client: rkClient,
-        hot: (key) => rkHot.allow(key),
-        denied: (key) => rkDenied.allow(key),
+        hot: (key) => orLate(rkHot.allow(key), late),
+        denied: (key) => orLate(rkDenied.allow(key), late),
       },
       rlf: {
         impl: "rlf",
@@ -163,7 +190,17 @@ export async function startBench(): Promise<Bench> {
       duration: PERIOD_S,
     });
     const rlfPipelined: Decide = (key) => pipelinedHot.consume(key).then(allowed, deniedByRlf);
-    return { server, redisVersion, admin, targets, rlfPipelined, openClient, close };
+    return {
+      server,
+      redisVersion,
+      serverPid,
+      admin,
+      targets,
+      rlfPipelined,
+      late,
+      openClient,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

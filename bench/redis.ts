@@ -17,6 +17,7 @@
  * the ratio Ratekeeper / RateLimiterRedis. The server is stopped however the run ends.
  */
 import { machineAtStart } from "./machine-info";
+import { otherLoad, sampleMachine } from "./machine-load";
 import { flood } from "./redis-flood";
 import {
   interference,
@@ -209,6 +210,8 @@ async function main(): Promise<void> {
     await warmUp(bench);
     interference.wallNs = 0;
     interference.waitingNs = 0;
+    const sampledAt = process.hrtime.bigint();
+    const sampled = sampleMachine();
     const roundTrips = await runRoundTrips(bench);
     const latency = await runLatency(bench);
     const throughput = await runThroughput(bench);
@@ -217,6 +220,14 @@ async function main(): Promise<void> {
       await flood(bench.server.url, bench.admin, true),
       await flood(bench.server.url, bench.admin, false),
     ];
+    const sampledTo = sampleMachine();
+    const shared =
+      sampled && sampledTo
+        ? otherLoad(sampled, sampledTo, Number(process.hrtime.bigint() - sampledAt), [
+            process.pid,
+            bench.serverPid,
+          ])
+        : undefined;
 
     printRoundTrips(roundTrips);
     console.log("");
@@ -231,8 +242,8 @@ async function main(): Promise<void> {
     printFlood(floods);
     console.log("");
     printTargets(latency, throughput, floods);
-    printUnexpected(failures);
-    printInterference(machine, interference.waitingNs / interference.wallNs);
+    printUnexpected(failures, bench.late.count);
+    printInterference(machine, interference.waitingNs / interference.wallNs, shared);
     if (
       failures.length > 0 ||
       !floodsExact(floods) ||

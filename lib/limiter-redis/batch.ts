@@ -1,26 +1,19 @@
 import { Cluster } from "ioredis";
-import { type Clock, type Limit, systemClock } from "@/lib/limiter";
+import { type Clock, systemClock } from "@/lib/limiter";
+import {
+  Batch,
+  type Pending,
+  partOf,
+  Queued,
+  type ReadReply,
+  type ScriptReply,
+} from "./batch-flight";
 import type { Buckets, RedisClient } from "./buckets";
-import { SHADOW } from "./script";
-import { type OnUnanswered, ScriptRunner } from "./script-runner";
-
-/**
- * ScriptReply is one decision's part of a script reply: `reply` holds packed doubles, the
- * execution time (ms) at byte 0, this decision's outcome (1 allowed, 0 refused, -1 a key that
- * is not a bucket) at `offset`, then the units each of its buckets held before the decision.
- */
-export interface ScriptReply {
-  reply: Buffer;
-  offset: number;
-}
+import { ScriptRunner } from "./script-runner";
+import type { OnUnanswered } from "./unanswered";
 
 /** MAX_BATCH is the most decisions one script run takes: it holds Redis for their duration. */
 export const MAX_BATCH = 64;
-
-interface Queued extends BatchedDecision {
-  resolve: (reply: ScriptReply) => void;
-  reject: (error: unknown) => void;
-}
 
 /** DecisionBatcherOptions configure a client's DecisionBatcher. */
 export interface DecisionBatcherOptions {
@@ -51,7 +44,7 @@ export interface DecisionBatcherOptions {
  */
 export class DecisionBatcher {
   readonly redis: RedisClient;
-  private queue: Queued[] = [];
+  private queue: Pending[] = [];
   /** queuedAt is the queue's execution time (ms), or NaN for the server's clock. */
   private queuedAt = Number.NaN;
   /** queueDeadline is when the queue must start running, on `clock` (ms; Infinity: never late). */
@@ -72,18 +65,24 @@ export class DecisionBatcher {
 
   /**
    * run decides `n` tokens over `buckets` at `at` (whole ms, or NaN for the server's clock),
-   * taking them when `take` is set, and resolves with the decision's part of the reply; the
-   * decision must reach Redis within `timeoutMs` (Infinity: no deadline).
+   * taking them when `take` is set, and resolves with what `read` reads of the decision's part
+   * of the reply; the decision must reach Redis within `timeoutMs` (Infinity: no deadline).
    */
-  run(
+  run<T>(
     buckets: Buckets,
     n: number,
     take: boolean,
     at: number,
-    timeoutMs = Number.POSITIVE_INFINITY,
-  ): Promise<ScriptReply> {
-    return new Promise((resolve, reject) => {
-      this.enqueue([{ buckets, n, take, shadow: false, resolve, reject }], at, timeoutMs);
+    timeoutMs: number,
+    read: ReadReply<T>,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.enqueue(
+        new Queued(buckets, n, take, false, read, resolve, reject),
+        undefined,
+        at,
+        timeoutMs,
+      );
     });
   }
 
@@ -101,26 +100,16 @@ export class DecisionBatcher {
     let first: ScriptReply | undefined;
     return new Promise((resolve, reject) => {
       this.enqueue(
-        [
-          {
-            buckets,
-            n,
-            take: true,
-            shadow: false,
-            resolve: (reply) => {
-              first = reply;
-            },
-            reject,
-          },
-          {
-            buckets: shadowBuckets,
-            n,
-            take: true,
-            shadow: true,
-            resolve: (reply) => resolve([first as ScriptReply, reply]),
-            reject,
-          },
-        ],
+        new Queued(buckets, n, true, false, partOf, (part) => (first = part), reject),
+        new Queued(
+          shadowBuckets,
+          n,
+          true,
+          true,
+          partOf,
+          (part) => resolve([first as ScriptReply, part]),
+          reject,
+        ),
         at,
         timeoutMs,
       );
@@ -135,13 +124,18 @@ export class DecisionBatcher {
     return this.runner.compareClocks();
   }
 
-  /** enqueue adds decisions that must share one script run, in order. */
-  private enqueue(decisions: Queued[], at: number, timeoutMs: number): void {
+  /** enqueue adds a decision, and its shadow if any, which must share one script run, in order. */
+  private enqueue(
+    decision: Pending,
+    shadow: Pending | undefined,
+    at: number,
+    timeoutMs: number,
+  ): void {
+    const count = shadow ? 2 : 1;
     if (this.queue.length > 0 && !Object.is(at, this.queuedAt)) this.flush();
-    if (this.queue.length > 0 && this.queue.length + decisions.length > this.maxBatch) {
-      this.flush();
-    }
-    this.queue.push(...decisions);
+    if (this.queue.length > 0 && this.queue.length + count > this.maxBatch) this.flush();
+    this.queue.push(decision);
+    if (shadow) this.queue.push(shadow);
     this.queuedAt = at;
     if (timeoutMs !== Number.POSITIVE_INFINITY) {
       // One clock reading per batch: the earliest, so the deadline is never later than any's.
@@ -163,101 +157,12 @@ export class DecisionBatcher {
   };
 
   private flush(): void {
-    const batch = this.queue;
-    const deadline = this.queueDeadline;
+    const batch = new Batch(this.queue, this.queuedAt, this.queueDeadline);
     this.queue = [];
     this.queueDeadline = Number.POSITIVE_INFINITY;
     this.queueStart = Number.NaN;
-    const { keys, args } = encodeBatch(batch, this.queuedAt);
-    let decisions = 0;
-    for (const queued of batch) if (!queued.shadow) decisions++;
-    this.runner
-      .run(keys, args, deadline, decisions, (reply) => chargedIn(batch, reply))
-      .then(
-        (reply) => {
-          let offset = 8;
-          for (const queued of batch) {
-            queued.resolve({ reply, offset });
-            offset += 8 * (1 + queued.buckets.length);
-          }
-        },
-        (error: unknown) => {
-          for (const queued of batch) queued.reject(error);
-        },
-      );
+    this.runner.run(batch);
   }
-}
-
-/**
- * chargedIn counts the decisions of `batch` (shadows aside: they ride with their decision) that
- * took tokens, by the script's `reply`.
- */
-function chargedIn(batch: readonly BatchedDecision[], reply: Buffer): number {
-  let charged = 0;
-  let offset = 8;
-  for (const queued of batch) {
-    if (queued.take && !queued.shadow && queued.buckets.length > 0) {
-      if (reply.readDoubleBE(offset) === 1) charged++;
-    }
-    offset += 8 * (1 + queued.buckets.length);
-  }
-  return charged;
-}
-
-/**
- * BatchedDecision is what DECIDE needs of one decision: its buckets, tokens, whether to take,
- * and whether it is the shadow of the decision before it (decided only if that one allows).
- */
-export interface BatchedDecision {
-  buckets: Buckets;
-  n: number;
-  take: boolean;
-  shadow?: boolean;
-}
-
-/**
- * encodeBatch lists a batch's bucket keys once each and packs DECIDE's argument: the time `at`
- * (whole ms, NaN for the server's clock), the deadline by the server's clock (ms, Infinity by
- * default: none; the ScriptRunner writes the real one), then per decision its signed bucket
- * count and per bucket the key's index, the limit's scale and period, and the units wanted.
- */
-export function encodeBatch(
-  batch: readonly BatchedDecision[],
-  at: number,
-  redisDeadline = Number.POSITIVE_INFINITY,
-): { keys: string[]; args: Buffer } {
-  // One decision's keys are distinct already: they are the script's KEYS as they are.
-  const single = batch.length === 1 ? batch[0]?.buckets.redisKeys : undefined;
-  const keys: string[] = single ?? [];
-  const index = new Map<string, number>();
-  let doubles = 2;
-  for (const queued of batch) doubles += 1 + 4 * queued.buckets.length;
-  const args = Buffer.allocUnsafe(8 * doubles);
-  let offset = args.writeDoubleBE(at, 0);
-  offset = args.writeDoubleBE(redisDeadline, offset);
-  for (const { buckets, n, take, shadow } of batch) {
-    const count = take ? buckets.length : -buckets.length;
-    offset = args.writeDoubleBE(shadow ? count + SHADOW : count, offset);
-    for (let i = 0; i < buckets.length; i++) {
-      let position = i + 1;
-      if (!single) {
-        const redisKey = buckets.redisKeys[i] as string;
-        const known = index.get(redisKey);
-        if (known === undefined) {
-          position = keys.push(redisKey);
-          index.set(redisKey, position);
-        } else {
-          position = known;
-        }
-      }
-      const limit = buckets.limits[i] as Limit;
-      offset = args.writeDoubleBE(position, offset);
-      offset = args.writeDoubleBE(limit.scale, offset);
-      offset = args.writeDoubleBE(limit.periodMs, offset);
-      offset = args.writeDoubleBE(n * limit.tokenUnits, offset);
-    }
-  }
-  return { keys, args };
 }
 
 const batchers = new WeakMap<RedisClient, DecisionBatcher>();

@@ -1,11 +1,4 @@
-export {
-  type BatchedDecision,
-  batcherOf,
-  DecisionBatcher,
-  type DecisionBatcherOptions,
-  encodeBatch,
-  MAX_BATCH,
-} from "./batch";
+export { batcherOf, DecisionBatcher, type DecisionBatcherOptions, MAX_BATCH } from "./batch";
 export { Buckets, bucketKey, type RedisClient, type RedisKey } from "./buckets";
 export {
   ClockOffset,
@@ -15,6 +8,7 @@ export {
   MAX_OFFSET_ERROR_MS,
   type OffsetEstimate,
 } from "./clock-offset";
+export { type BatchedDecision, encodeBatch } from "./encode-batch";
 export { RedisDecider } from "./redis-decider";
 export {
   combineRedis,
@@ -23,10 +17,10 @@ export {
   type RedisLimiterOptions,
 } from "./redis-limiter";
 export { DECIDE, DECIDE_SHA, EXPIRED } from "./script";
+export { isDecisionCommand } from "./script-runner";
 export {
-  isDecisionCommand,
   type OnUnanswered,
   RedisDeadlineError,
   UNANSWERED_OUTCOMES,
   type UnansweredOutcome,
-} from "./script-runner";
+} from "./unanswered";

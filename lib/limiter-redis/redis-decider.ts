@@ -3,7 +3,8 @@ import { retryAfterMs, wholeTokens } from "@/lib/limiter/bucket-arithmetic";
 import { DetailsBuilder } from "@/lib/limiter/details";
 import { type AsyncResults, assertTokens, MethodSet } from "@/lib/limiter/method-set";
 import type { DebugDetails, Details } from "@/lib/limiter/types";
-import type { DecisionBatcher, ScriptReply } from "./batch";
+import type { DecisionBatcher } from "./batch";
+import type { ReadReply } from "./batch-flight";
 import { Buckets, type RedisClient, type RedisKey } from "./buckets";
 
 /**
@@ -29,20 +30,20 @@ export abstract class RedisDecider<I> extends MethodSet<I, AsyncResults<RedisKey
   /** @internal Lists the input's buckets into `into`, in order: limiter, then limit. */
   abstract gatherInto(input: I, into: Buckets): void;
 
-  protected async tryTake(input: I, n: number): Promise<boolean> {
-    return (await this.decide(input, n, true, false)).allowed;
+  protected tryTake(input: I, n: number): Promise<boolean> {
+    return this.decide(input, n, true, allowedIn);
   }
 
-  protected async canTake(input: I, n: number): Promise<boolean> {
-    return (await this.decide(input, n, false, false)).allowed;
+  protected canTake(input: I, n: number): Promise<boolean> {
+    return this.decide(input, n, false, allowedIn);
   }
 
   protected decideDetails(input: I, n: number, take: boolean): Promise<Details> {
-    return this.decide(input, n, take, false);
+    return this.decide(input, n, take, detailsIn);
   }
 
   protected decideDebug(input: I, n: number, take: boolean): Promise<DebugDetails<RedisKey>> {
-    return this.decide(input, n, take, true) as Promise<DebugDetails<RedisKey>>;
+    return this.decide(input, n, take, debugIn);
   }
 
   /**
@@ -67,10 +68,7 @@ export abstract class RedisDecider<I> extends MethodSet<I, AsyncResults<RedisKey
       if (!buckets.redisKeys.includes(gathered.redisKeys[i] as string)) shadow.copy(gathered, i);
     }
     if (shadow.length === 0) {
-      return {
-        details: (await this.decide(input, n, true, true)) as DebugDetails<RedisKey>,
-        shadow: null,
-      };
+      return { details: await this.decide(input, n, true, debugIn), shadow: null };
     }
     const [first, second] = await this.batcher.runWithShadow(
       buckets,
@@ -79,9 +77,9 @@ export abstract class RedisDecider<I> extends MethodSet<I, AsyncResults<RedisKey
       this.at(),
       this.timeoutMs,
     );
-    const details = detailsOf(buckets, first, n, true, true) as DebugDetails<RedisKey>;
+    const details = debugIn(buckets, first.reply, first.offset, n, true);
     if (second.reply.readDoubleBE(second.offset) < 0) return { details, shadow: null };
-    return { details, shadow: detailsOf(shadow, second, n, true, true) as DebugDetails<RedisKey> };
+    return { details, shadow: debugIn(shadow, second.reply, second.offset, n, true) };
   }
 
   /** at is the execution time to send: the injected clock's whole ms, or NaN for the server's. */
@@ -93,19 +91,50 @@ export abstract class RedisDecider<I> extends MethodSet<I, AsyncResults<RedisKey
     return at;
   }
 
-  private async decide(
-    input: I,
-    n: number,
-    take: boolean,
-    debug: boolean,
-  ): Promise<Details | DebugDetails<RedisKey>> {
-    assertTokens(n);
-    const buckets = new Buckets();
-    this.gatherInto(input, buckets);
-    const part = await this.batcher.run(buckets, n, take, this.at(), this.timeoutMs);
-    return detailsOf(buckets, part, n, take, debug);
+  /**
+   * decide sends one decision to the batcher and resolves with what `read` reads of its reply;
+   * a caller's mistake (a bad `n`, key or clock) rejects, as from an async function.
+   */
+  private decide<T>(input: I, n: number, take: boolean, read: ReadReply<T>): Promise<T> {
+    let buckets: Buckets;
+    let at: number;
+    try {
+      assertTokens(n);
+      buckets = new Buckets();
+      this.gatherInto(input, buckets);
+      at = this.at();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.batcher.run(buckets, n, take, at, this.timeoutMs, read);
   }
 }
+
+/**
+ * outcomeOf is a decision's outcome in `reply` at `offset`: 1 allowed, 0 refused (or -2, a
+ * shadow not decided); a key that is not a bucket (-1) is an Error.
+ */
+function outcomeOf(buckets: Buckets, reply: Buffer, offset: number): number {
+  const outcome = reply.readDoubleBE(offset);
+  if (outcome === -1) {
+    throw new Error(
+      `Redis holds something other than a bucket at ${buckets.redisKeys.join(", ")}: nothing was taken`,
+    );
+  }
+  return outcome;
+}
+
+/** allowedIn reads a decision's verdict from its part of the script's reply. */
+const allowedIn: ReadReply<boolean> = (buckets, reply, offset) =>
+  outcomeOf(buckets, reply, offset) === 1;
+
+/** detailsIn reads a decision's Details from its part of the script's reply. */
+const detailsIn: ReadReply<Details> = (buckets, reply, offset, n, take) =>
+  detailsOf(buckets, reply, offset, n, take, false);
+
+/** debugIn reads a decision's Details and each bucket's from its part of the script's reply. */
+const debugIn: ReadReply<DebugDetails<RedisKey>> = (buckets, reply, offset, n, take) =>
+  detailsOf(buckets, reply, offset, n, take, true) as DebugDetails<RedisKey>;
 
 /**
  * detailsOf reads one decision's Details (and each bucket's, with `debug`) from its part of the
@@ -113,17 +142,13 @@ export abstract class RedisDecider<I> extends MethodSet<I, AsyncResults<RedisKey
  */
 function detailsOf(
   buckets: Buckets,
-  { reply, offset }: ScriptReply,
+  reply: Buffer,
+  offset: number,
   n: number,
   take: boolean,
   debug: boolean,
 ): Details | DebugDetails<RedisKey> {
-  const outcome = reply.readDoubleBE(offset);
-  if (outcome === -1) {
-    throw new Error(
-      `Redis holds something other than a bucket at ${buckets.redisKeys.join(", ")}: nothing was taken`,
-    );
-  }
+  const outcome = outcomeOf(buckets, reply, offset);
   const details = new DetailsBuilder<RedisKey>();
   details.open(outcome === 1, reply.readDoubleBE(0), n, take, debug);
   const consumed = details.consumed;

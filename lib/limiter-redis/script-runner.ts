@@ -1,6 +1,5 @@
 import { Cluster, Command } from "ioredis";
 import type { Clock } from "@/lib/limiter";
-import { sleepWithTimer } from "@/lib/limiter/clock";
 import type { RedisClient } from "./buckets";
 import {
   ClockOffset,
@@ -8,31 +7,10 @@ import {
   deadlineWindow,
   MAX_OFFSET_ERROR_MS,
 } from "./clock-offset";
-import { DECIDE, DECIDE_SHA, EXPIRED } from "./script";
-
-/**
- * UNANSWERED_OUTCOMES are what can become, in Redis, of a decision answered without its reply
- * (its caller was told Redis did not answer): `expired`, it reached Redis past its deadline and
- * took nothing; `charged`, it ran in time and took its tokens, its reply late; `not_charged`, it
- * ran in time and took nothing (refused, a peek); `unknown`, no reply will come (the connection
- * closed after the command went out): it may have run.
- */
-export const UNANSWERED_OUTCOMES = ["expired", "charged", "not_charged", "unknown"] as const;
-
-/** UnansweredOutcome is one of UNANSWERED_OUTCOMES. */
-export type UnansweredOutcome = (typeof UNANSWERED_OUTCOMES)[number];
-
-/** OnUnanswered hears how many decisions answered without their reply ended up as `outcome`. */
-export type OnUnanswered = (outcome: UnansweredOutcome, decisions: number) => void;
-
-/**
- * RedisDeadlineError is how a decision fails when Redis did not answer it in time, or answered
- * that it came past its deadline: either way the script took nothing by then, or (counted as
- * `charged` or `unknown`) its reply was lost.
- */
-export class RedisDeadlineError extends Error {
-  override name = "RedisDeadlineError";
-}
+import { after, DeadlineWatch } from "./deadline-watch";
+import { DECIDE, DECIDE_SHA } from "./script";
+import { type Flight, type RunContext, ScriptRun, scriptCallsOf } from "./script-run";
+import { type OnUnanswered, RedisDeadlineError } from "./unanswered";
 
 /** NOT_SENT says why a decision failed when Redis's clock could not be read in time. */
 const NOT_SENT =
@@ -52,41 +30,6 @@ export function isDecisionCommand(command: { name: string; args: unknown[] }): b
 }
 
 /**
- * ScriptCalls are the Buffer-replying forms of EVALSHA and EVAL that ioredis defines for every
- * command (its typings omit them): they go through its usual command path, auto-pipelining
- * and Cluster routing included.
- */
-interface ScriptCalls {
-  evalshaBuffer(sha: string, numkeys: number, ...keysAndArgs: (string | Buffer)[]): Promise<Buffer>;
-  evalBuffer(script: string, numkeys: number, ...keysAndArgs: (string | Buffer)[]): Promise<Buffer>;
-}
-
-/**
- * after calls `fire` `ms` from now on `clock`, and returns what cancels it: a timer for a clock
- * of real time, the clock's own sleep for an injected one (so a test's clock drives it).
- */
-function after(clock: Clock, ms: number, fire: () => void): () => void {
-  const sleep = clock.sleep;
-  if (sleep === undefined || sleep === sleepWithTimer) {
-    // One poll phase first: a reply that arrived while the event loop was busy is read before
-    // the wait is called over (see timeCommands in lib/redis.ts).
-    const timer = setTimeout(() => setImmediate(fire), Math.max(0, ms));
-    return () => clearTimeout(timer);
-  }
-  const abort = new AbortController();
-  sleep.call(clock, Math.max(0, ms), abort.signal).then(fire, () => {});
-  return () => abort.abort();
-}
-
-/** mayHaveRun tells whether a command that failed with `error` may still have run in Redis. */
-function mayHaveRun(error: unknown, written: boolean): boolean {
-  if (!written || !(error instanceof Error)) return false;
-  // Redis answered with an error (it did not run the script), or the command was never written.
-  if (error.name === "ReplyError") return false;
-  return !/isn't writeable|enableOfflineQueue/.test(error.message);
-}
-
-/**
  * ScriptRunner runs the decision script with a deadline: it converts a deadline of this
  * instance's clock into each Redis server's clock (a ClockOffset per server, learned from the
  * replies, compared afresh with TIME when none is good enough), waits for the reply until the
@@ -96,12 +39,22 @@ function mayHaveRun(error: unknown, written: boolean): boolean {
 export class ScriptRunner {
   private readonly offsets = new Map<string, ClockOffset>();
   private readonly comparing = new Map<string, Promise<void>>();
+  private readonly redis: RedisClient;
+  private readonly clock: Clock;
+  /** context is what every run shares, its DeadlineWatch (one timer for all) included. */
+  private readonly context: RunContext;
 
-  constructor(
-    private readonly redis: RedisClient,
-    private readonly clock: Clock,
-    private readonly onUnanswered: OnUnanswered | undefined,
-  ) {}
+  constructor(redis: RedisClient, clock: Clock, onUnanswered: OnUnanswered | undefined) {
+    this.redis = redis;
+    this.clock = clock;
+    this.context = {
+      redis,
+      scripts: scriptCallsOf(redis),
+      clock,
+      onUnanswered,
+      watch: new DeadlineWatch(clock),
+    };
+  }
 
   /**
    * offsetOf is the clock offset learned for the server at `node` ("host:port" on a Cluster,
@@ -117,53 +70,40 @@ export class ScriptRunner {
   }
 
   /**
-   * run sends DECIDE with `args` (whose deadline it writes) over `keys`, for a batch of
-   * `decisions` that must start running by `localDeadline` (ms on this instance's clock;
-   * Infinity: no deadline), and resolves with the reply, or rejects: RedisDeadlineError when the
-   * window closed first or Redis refused a late run, else Redis's or the connection's error.
-   * `charged` counts the decisions of a reply that took tokens, for a reply that comes too late.
+   * run sends DECIDE for `flight` (writing its deadline into the argument): the flight must start
+   * running by its deadline (ms on this instance's clock; Infinity: no deadline), and it settles
+   * with the reply or fails: RedisDeadlineError when the window closed first or Redis refused a
+   * late run, else Redis's or the connection's error.
    */
-  run(
-    keys: string[],
-    args: Buffer,
-    localDeadline: number,
-    decisions: number,
-    charged: (reply: Buffer) => number,
-  ): Promise<Buffer> {
+  run(flight: Flight): void {
+    const keys = flight.keys;
+    const localDeadline = flight.deadline;
     const node = this.nodeOf(keys);
     const offset = this.offsetOf(node);
     if (localDeadline === Number.POSITIVE_INFINITY || keys.length === 0) {
       // Without a bucket nothing can be taken: wait no longer than the deadline, refuse nothing.
       const window = { redisDeadline: Number.POSITIVE_INFINITY, giveUpAt: localDeadline };
-      return this.send(keys, args, window, offset, decisions, charged);
+      this.send(flight, window, offset);
+      return;
     }
     // Fresh enough now (the window then covers the drift until the deadline), or compared anew.
     const estimate = offset.estimate(localDeadline);
     const current = offset.estimate(this.clock.now());
     if (estimate && current && current.errorMs <= MAX_OFFSET_ERROR_MS) {
-      return this.send(
-        keys,
-        args,
-        deadlineWindow(localDeadline, estimate),
-        offset,
-        decisions,
-        charged,
-      );
+      this.send(flight, deadlineWindow(localDeadline, estimate), offset);
+      return;
     }
-    return this.compare(node, offset, localDeadline).then(() => {
-      const fresh = offset.estimate(localDeadline);
-      if (!fresh || !(this.clock.now() < localDeadline)) {
-        throw new RedisDeadlineError(NOT_SENT);
-      }
-      return this.send(
-        keys,
-        args,
-        deadlineWindow(localDeadline, fresh),
-        offset,
-        decisions,
-        charged,
-      );
-    });
+    this.compare(node, offset, localDeadline).then(
+      () => {
+        const fresh = offset.estimate(localDeadline);
+        if (!fresh || !(this.clock.now() < localDeadline)) {
+          flight.fail(new RedisDeadlineError(NOT_SENT));
+          return;
+        }
+        this.send(flight, deadlineWindow(localDeadline, fresh), offset);
+      },
+      (error: unknown) => flight.fail(error),
+    );
   }
 
   /**
@@ -236,87 +176,8 @@ export class ScriptRunner {
     return (server ?? redis).time();
   }
 
-  /**
-   * send runs the script once (twice when Redis does not know it yet) with the window's
-   * deadline, learns the offset from the reply, and settles by the window's end.
-   */
-  private send(
-    keys: string[],
-    args: Buffer,
-    window: DeadlineWindow,
-    offset: ClockOffset,
-    decisions: number,
-    charged: (reply: Buffer) => number,
-  ): Promise<Buffer> {
-    args.writeDoubleBE(window.redisDeadline, 8);
-    const injected = !Number.isNaN(args.readDoubleBE(0));
-    const client = this.redis as unknown as ScriptCalls;
-    const clock = this.clock;
-    const report = this.onUnanswered;
-    return new Promise<Buffer>((resolve, reject) => {
-      /** answered is set once the caller has its answer: what comes after is only reported. */
-      let answered = false;
-      const cancel =
-        window.giveUpAt === Number.POSITIVE_INFINITY
-          ? () => {}
-          : after(clock, window.giveUpAt - clock.now(), () => {
-              if (answered) return;
-              answered = true;
-              reject(
-                new RedisDeadlineError(
-                  "Redis did not answer the decision in time; its script refuses to run late",
-                ),
-              );
-            });
-      const attempt = (full: boolean) => {
-        const sentAt = clock.now();
-        const written = this.redis.status === "ready";
-        const call = full
-          ? client.evalBuffer(DECIDE, keys.length, ...keys, args)
-          : client.evalshaBuffer(DECIDE_SHA, keys.length, ...keys, args);
-        call.then(
-          (reply) => {
-            const expired = reply.length >= 16 && reply.readDoubleBE(8) === EXPIRED;
-            const redisMs = reply.readDoubleBE(injected ? reply.length - 8 : 0);
-            if (keys.length > 0) offset.learn(sentAt, clock.now(), redisMs);
-            if (answered) {
-              if (expired) {
-                report?.("expired", decisions);
-              } else {
-                const took = charged(reply);
-                if (took > 0) report?.("charged", took);
-                if (decisions > took) report?.("not_charged", decisions - took);
-              }
-              return;
-            }
-            answered = true;
-            cancel();
-            if (expired) {
-              reject(
-                new RedisDeadlineError("Redis ran the decision past its deadline: it took nothing"),
-              );
-            } else {
-              resolve(reply);
-            }
-          },
-          (error: unknown) => {
-            const noScript = error instanceof Error && error.message.startsWith("NOSCRIPT");
-            if (answered) {
-              if (mayHaveRun(error, written)) report?.("unknown", decisions);
-              return;
-            }
-            if (noScript && !full) {
-              attempt(true);
-              return;
-            }
-            answered = true;
-            cancel();
-            if (mayHaveRun(error, written)) report?.("unknown", decisions);
-            reject(error);
-          },
-        );
-      };
-      attempt(false);
-    });
+  /** send starts a ScriptRun of `flight` in `window`, its reply teaching `offset`. */
+  private send(flight: Flight, window: DeadlineWindow, offset: ClockOffset): void {
+    new ScriptRun(this.context, flight, window, offset).start();
   }
 }

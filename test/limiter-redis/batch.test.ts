@@ -159,6 +159,17 @@ describe("RedisLimiter: concurrent decisions share a script run", () => {
     );
     expect(await redis.exists("rk:{broken}:2/3600000")).toBe(0);
     expect(await redis.type("rk:{broken}:5/86400000")).toBe("hash");
+    // The same through `allow`, which reads only the verdict: the one decision fails.
+    const verdicts = await Promise.allSettled([
+      limiter.peek("fine"),
+      limiter.allow("broken"),
+      limiter.allow("other"),
+    ]);
+    expect(verdicts.map((v) => v.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((verdicts[0] as PromiseFulfilledResult<boolean>).value).toBe(false);
+    expect((verdicts[2] as PromiseFulfilledResult<boolean>).value).toBe(true);
+    expect(String((verdicts[1] as PromiseRejectedResult).reason)).toMatch(/something other/);
+    expect(await redis.exists("rk:{broken}:2/3600000")).toBe(0);
   });
 });
 

@@ -1,0 +1,75 @@
+import type { Limit } from "@/lib/limiter";
+import type { Buckets } from "./buckets";
+import { SHADOW } from "./script";
+
+/**
+ * BatchedDecision is what DECIDE needs of one decision: its buckets, tokens, whether to take,
+ * and whether it is the shadow of the decision before it (decided only if that one allows).
+ */
+export interface BatchedDecision {
+  buckets: Buckets;
+  n: number;
+  take: boolean;
+  shadow?: boolean;
+}
+
+/**
+ * encodeBatch lists a batch's bucket keys once each and packs DECIDE's argument: the time `at`
+ * (whole ms, NaN for the server's clock), the deadline by the server's clock (ms, Infinity by
+ * default: none; the ScriptRunner writes the real one), then per decision its signed bucket
+ * count and per bucket the key's index, the limit's scale and period, and the units wanted.
+ */
+export function encodeBatch(
+  batch: readonly BatchedDecision[],
+  at: number,
+  redisDeadline = Number.POSITIVE_INFINITY,
+): { keys: string[]; args: Buffer } {
+  // One decision's keys are distinct already: they are the script's KEYS as they are.
+  const single = batch.length === 1 ? batch[0]?.buckets.redisKeys : undefined;
+  const keys: string[] = single ?? [];
+  const index = single ? undefined : new Map<string, number>();
+  let doubles = 2;
+  for (const queued of batch) doubles += 1 + 4 * queued.buckets.length;
+  const args = Buffer.allocUnsafe(8 * doubles);
+  let offset = args.writeDoubleBE(at, 0);
+  offset = args.writeDoubleBE(redisDeadline, offset);
+  for (const { buckets, n, take, shadow } of batch) {
+    const count = take ? buckets.length : -buckets.length;
+    offset = args.writeDoubleBE(shadow ? count + SHADOW : count, offset);
+    for (let i = 0; i < buckets.length; i++) {
+      let position = i + 1;
+      if (index) {
+        const redisKey = buckets.redisKeys[i] as string;
+        const known = index.get(redisKey);
+        if (known === undefined) {
+          position = keys.push(redisKey);
+          index.set(redisKey, position);
+        } else {
+          position = known;
+        }
+      }
+      const limit = buckets.limits[i] as Limit;
+      offset = args.writeDoubleBE(position, offset);
+      offset = args.writeDoubleBE(limit.scale, offset);
+      offset = args.writeDoubleBE(limit.periodMs, offset);
+      offset = args.writeDoubleBE(n * limit.tokenUnits, offset);
+    }
+  }
+  return { keys, args };
+}
+
+/**
+ * chargedIn counts the decisions of `batch` (shadows aside: they ride with their decision) that
+ * took tokens, by the script's `reply`.
+ */
+export function chargedIn(batch: readonly BatchedDecision[], reply: Buffer): number {
+  let charged = 0;
+  let offset = 8;
+  for (const queued of batch) {
+    if (queued.take && !queued.shadow && queued.buckets.length > 0) {
+      if (reply.readDoubleBE(offset) === 1) charged++;
+    }
+    offset += 8 * (1 + queued.buckets.length);
+  }
+  return charged;
+}
