@@ -36,15 +36,16 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
     writeAnswer(response, MALFORMED_PATH_ANSWER);
     return;
   }
+  if (dataPlane.handles(request)) {
+    // No client address here: the gateway writes its forwarding fields from the socket itself.
+    dataPlane.serve(request, response);
+    return;
+  }
   request.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(
     request.socket.remoteAddress,
     request.headers["x-forwarded-for"],
     env.TRUST_PROXY,
   );
-  if (dataPlane.handles(request)) {
-    dataPlane.serve(request, response);
-    return;
-  }
   const path = pathOfTarget(url);
   if (path === "/api/health") {
     if (!readOnly(request, response)) return;

@@ -73,9 +73,9 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
 await app.prepare();
 const server = createHttpServer((request, response) => {
   // The data plane's paths never reach Next, nor make a Promise here (see lib/data-plane, which
-  // sets the security headers of an API answer on its own answers and checks its own paths).
+  // sets the security headers of an API answer on its own answers and checks its own paths). It
+  // reads no client address: the gateway writes its forwarding fields from the socket itself.
   if (dataPlane.handles(request)) {
-    stamp(request);
     dataPlane.serve(request, response);
     return;
   }
