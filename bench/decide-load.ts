@@ -1,11 +1,14 @@
-import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { ShareMeter, type Sharing } from "./machine-share";
+import { roundOrder, type Spread, spreadOf } from "./rounds";
 
 /** CONNECTIONS is how many keep-alive connections every run uses: 10. */
 export const CONNECTIONS = 10;
 /** WARMUP_SECONDS and RUN_SECONDS are the length of a warm-up and of a timed run. */
 export const WARMUP_SECONDS = 2;
 export const RUN_SECONDS = 4;
+/** FIXED_RATE_SECONDS is the length of a run at a fixed rate. */
+export const FIXED_RATE_SECONDS = 3;
 
 /** Target is one thing the bench loads: a URL with its method, fields and body. */
 export interface Target {
@@ -24,34 +27,22 @@ export interface Run {
   reqPerSec: number;
   p50Ms: number;
   p99Ms: number;
-  non2xx: number;
-  errors: number;
+  /** failed counts the non-2xx answers and the errors. */
+  failed: number;
   /** cpuUs is the answering process's CPU time (user + system) per request, in µs. */
   cpuUs: number;
-}
-
-const TICK_MS = 10;
-
-/**
- * cpuMs reads a process's CPU time (user + system, ms) from /proc, in 10 ms ticks: over a run of
- * thousands of requests, precise enough. It is what a request costs whatever else the machine
- * runs, where throughput also measures how much of a CPU the process got.
- */
-function cpuMs(pid: number): number {
-  try {
-    const fields = (readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1] ?? "").split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return Number.NaN;
-  }
+  /** loadGeneratorCpuUs is this process's (autocannon's) CPU time per request, in µs. */
+  loadGeneratorCpuUs: number;
+  sharing: Sharing;
 }
 
 /**
  * load runs autocannon against a target for `seconds` over CONNECTIONS connections, as fast as
- * it answers, or at `rate` requests per second over them all.
+ * it answers, or at `rate` requests per second over them all, and measures who used the CPUs.
  */
 export async function load(target: Target, seconds: number, rate?: number): Promise<Run> {
-  const cpuBefore = cpuMs(target.pid);
+  const meter = new ShareMeter(target.pid);
+  meter.start();
   const result = await autocannon({
     overallRate: rate,
     url: target.url,
@@ -61,67 +52,56 @@ export async function load(target: Target, seconds: number, rate?: number): Prom
     connections: CONNECTIONS,
     duration: seconds,
   });
+  const { sharing, serverMs, loadGeneratorMs } = meter.stop();
+  const requests = Math.max(1, result.requests.total);
   return {
     target: target.name,
     reqPerSec: result.requests.total / result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    cpuUs: ((cpuMs(target.pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total),
+    failed: result.non2xx + result.errors,
+    cpuUs: (serverMs * 1000) / requests,
+    loadGeneratorCpuUs: (loadGeneratorMs * 1000) / requests,
+    sharing,
   };
 }
 
-/** Summary is a target's mean over its runs. */
-export interface Summary {
-  reqPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-  failed: number;
-  cpuUs: number;
-}
-
-const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
+/** Rounds are each target's runs, one per round, in round order. */
+export type Rounds = Map<string, Run[]>;
 
 /**
- * compare warms every target up, then runs them in a mirrored order (A B C C B A, twice), so a
- * steady drift in the machine's speed weighs on all alike, and returns each target's mean.
+ * measure runs every target once per round for `seconds`, the order alternating (as given, then
+ * reversed), after a warm-up of each (unless at a fixed `rate`, which follows a full-speed
+ * measure of the same targets), and returns each target's runs.
  */
-export async function compare(targets: Target[]): Promise<Map<string, Summary>> {
-  for (const target of targets) await load(target, WARMUP_SECONDS);
-  const order = [...targets, ...[...targets].reverse()];
-  const runs: Run[] = [];
-  for (const target of [...order, ...order]) runs.push(await load(target, RUN_SECONDS));
-  const summaries = new Map<string, Summary>();
-  for (const target of targets) {
-    const mine = runs.filter((r) => r.target === target.name);
-    summaries.set(target.name, {
-      reqPerSec: mean(mine.map((r) => r.reqPerSec)),
-      p50Ms: mean(mine.map((r) => r.p50Ms)),
-      p99Ms: mean(mine.map((r) => r.p99Ms)),
-      failed: mine.reduce((s, r) => s + r.non2xx + r.errors, 0),
-      cpuUs: mean(mine.map((r) => r.cpuUs)),
-    });
+export async function measure(
+  targets: Target[],
+  rounds: number,
+  options: { seconds?: number; rate?: number } = {},
+): Promise<Rounds> {
+  const seconds = options.seconds ?? (options.rate ? FIXED_RATE_SECONDS : RUN_SECONDS);
+  if (options.rate === undefined) {
+    for (const target of targets) await load(target, WARMUP_SECONDS);
   }
-  return summaries;
+  const runs: Rounds = new Map(targets.map((t) => [t.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const target of roundOrder(targets, round)) {
+      runs.get(target.name)?.push(await load(target, seconds, options.rate));
+    }
+  }
+  return runs;
 }
 
-/** FIXED_RATE_SECONDS is the length of a run at a fixed rate. */
-export const FIXED_RATE_SECONDS = 4;
+/** runsOf is a target's runs in a measure (throws if it was not measured: a bench bug). */
+export function runsOf(rounds: Rounds, name: string): Run[] {
+  const runs = rounds.get(name);
+  if (!runs) throw new Error(`no runs of ${name}`);
+  return runs;
+}
 
-/**
- * cpuAtRate loads each target at the same fixed `rate` (requests per second) and returns its CPU
- * time per request (µs). At full speed a slower server also pays more for waking its client
- * between answers, and on a shared machine for the CPU it waits for; at one rate for all, the
- * CPU per request compares the work itself.
- */
-export async function cpuAtRate(targets: Target[], rate: number): Promise<Map<string, number>> {
-  const cpu = new Map<string, number>();
-  for (const target of [...targets, ...[...targets].reverse()]) {
-    const run = await load(target, FIXED_RATE_SECONDS, rate);
-    cpu.set(target.name, (cpu.get(target.name) ?? 0) + run.cpuUs / 2);
-  }
-  return cpu;
+/** field is one figure of a target's runs, round by round. */
+export function field(rounds: Rounds, name: string, pick: (run: Run) => number): number[] {
+  return runsOf(rounds, name).map(pick);
 }
 
 /** fmt formats a number with thousands separators and `digits` decimals. */
@@ -132,15 +112,63 @@ export function fmt(n: number, digits = 0): string {
   });
 }
 
-/** printSummaries prints one line per target: req/s, p50, p99, failures. */
-export function printSummaries(title: string, summaries: Map<string, Summary>, unit = "req/s") {
+/** fmtSpread writes a spread as "median (min–max)" with `digits` decimals and a `unit` suffix. */
+export function fmtSpread(s: Spread, digits = 0, unit = ""): string {
+  return `${fmt(s.median, digits)}${unit} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
+}
+
+/**
+ * printRounds prints one line per target: the median and range over its rounds of its
+ * throughput, p50, p99 and CPU per request, and its failures in all.
+ */
+export function printRounds(title: string, rounds: Rounds, unit = "req/s"): void {
   console.log(`\n${title}`);
-  console.log("| target | throughput | p50 ms | p99 ms | CPU µs per request | non-2xx + errors |");
+  console.log(
+    "| target | throughput, median (range) | p50 ms | p99 ms | CPU µs per request, median (range) | non-2xx + errors |",
+  );
   console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
-  for (const [name, s] of summaries) {
+  for (const [name, runs] of rounds) {
+    const of = (pick: (run: Run) => number) => spreadOf(runs.map(pick));
     console.log(
-      `| ${name} | ${fmt(s.reqPerSec)} ${unit} | ${fmt(s.p50Ms, 2)} | ${fmt(s.p99Ms, 2)} | ` +
-        `${fmt(s.cpuUs, 1)} | ${fmt(s.failed)} |`,
+      `| ${name} | ${fmtSpread(
+        of((r) => r.reqPerSec),
+        0,
+        ` ${unit}`,
+      )} | ${fmt(of((r) => r.p50Ms).median, 2)} | ` +
+        `${fmt(of((r) => r.p99Ms).median, 2)} | ${fmtSpread(
+          of((r) => r.cpuUs),
+          1,
+        )} | ` +
+        `${fmt(runs.reduce((s, r) => s + r.failed, 0))} |`,
     );
   }
+}
+
+/**
+ * sharingLine says what shared the machine over every run of a measure, in cores (medians of the
+ * runs): the measured server, the load generator on the same cores (and its CPU per request),
+ * other processes (those that used the most named, on average over the runs) and the
+ * hypervisor's steal.
+ */
+export function sharingLine(rounds: Rounds): string {
+  const all = [...rounds.values()].flat();
+  const cores = (pick: (s: Sharing) => number) =>
+    fmt(spreadOf(all.map((r) => pick(r.sharing))).median, 2);
+  const byName = new Map<string, number>();
+  for (const run of all) {
+    for (const p of run.sharing.top) {
+      byName.set(p.name, (byName.get(p.name) ?? 0) + p.cores / all.length);
+    }
+  }
+  const top = [...byName]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([name, used]) => `${name} ${fmt(used, 2)}`)
+    .join(", ");
+  return (
+    `shared the machine (cores of ${all[0]?.sharing.cores ?? "?"}, medians of all runs): the measured server ${cores((s) => s.server)}, ` +
+    `the load generator ${cores((s) => s.loadGenerator)} (autocannon, in the bench's process, on the same cores: ` +
+    `${fmt(spreadOf(all.map((r) => r.loadGeneratorCpuUs)).median, 1)} µs per request), ` +
+    `other processes ${cores((s) => s.others)}${top ? ` (most: ${top})` : ""}, stolen by the hypervisor ${cores((s) => s.steal)}`
+  );
 }

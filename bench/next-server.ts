@@ -62,7 +62,8 @@ export interface NextServer {
 
 /**
  * startNext starts the server entry (dist/server.mjs) on 127.0.0.1 and a free port, in its own process group, with
- * `env` added to the environment (in `cwd`, the repository by default: an edge runs elsewhere),
+ * `env` added to the environment (in `cwd`, the repository by default: an edge runs elsewhere;
+ * `nodeArgs` before the entry, such as `--cpu-prof`),
  * and resolves once GET /api/metrics answers 200. It stops the server and rejects if the server
  * exits or does not answer within 30 s.
  */
@@ -70,10 +71,11 @@ export async function startNext(
   root: string,
   env: Record<string, string>,
   cwd = root,
+  nodeArgs: string[] = [],
 ): Promise<NextServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(root, "dist", "server.mjs")], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "dist", "server.mjs")], {
     cwd,
     env: {
       ...process.env,
