@@ -15,6 +15,8 @@ export interface Target {
   name: string;
   /** pid is the process that answers (or forwards): its CPU time per request is measured. */
   pid: number;
+  /** helpers are processes that serve it (a gateway's upstream): the run's own, not others. */
+  helpers?: number[];
   url: string;
   method: "GET" | "POST";
   headers: Record<string, string>;
@@ -41,7 +43,7 @@ export interface Run {
  * it answers, or at `rate` requests per second over them all, and measures who used the CPUs.
  */
 export async function load(target: Target, seconds: number, rate?: number): Promise<Run> {
-  const meter = new ShareMeter(target.pid);
+  const meter = new ShareMeter(target.pid, target.helpers);
   meter.start();
   const result = await autocannon({
     overallRate: rate,

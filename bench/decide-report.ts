@@ -37,8 +37,8 @@ export const TARGETS = {
   /** The data plane's throughput over the same decision's through a Next route handler. */
   overNext: 10,
   /**
-   * A batch's decisions per CPU-second over the floor's requests per CPU-second: a batch of 100
-   * is one request for 100 decisions. Before the decision path's last work, four runs (medians of
+   * A batch's decisions per CPU-second over the floor's requests per CPU-second, buckets in
+   * memory: a batch of 100 is one request for 100 decisions. Before the decision path's last work, four runs (medians of
    * 5 rounds each) read 3.36x to 4.24x, 3.7x in the middle; it may not fall below that.
    */
   batchOverFloor: 3.7,
@@ -132,12 +132,17 @@ function reportBatch(v: Verdicts, parts: Parts): void {
   );
   const perDecision = cpu(batch, BATCH).map((us) => us / 100);
   const overFloor = ratioSpread(cpu(batch, FLOOR), perDecision);
-  check(
-    v,
-    "decisions in batches of 100 vs the floor's requests, per CPU-second",
-    overFloor.median >= TARGETS.batchOverFloor,
-    `${x(overFloor)} (target >= ${TARGETS.batchOverFloor}x)`,
-  );
+  const label = "decisions in batches of 100 vs the floor's requests, per CPU-second";
+  // The floor was measured with the buckets in memory; with Redis the figure is only reported.
+  if (parts.redis) v.lines.push(`       ${label}: ${x(overFloor)}`);
+  else {
+    check(
+      v,
+      label,
+      overFloor.median >= TARGETS.batchOverFloor,
+      `${x(overFloor)} (target >= ${TARGETS.batchOverFloor}x)`,
+    );
+  }
   v.lines.push(
     `       decisions per second in batches ${fmtSpread(spreadOf(rps(batch, BATCH).map((n) => n * 100)))}; ` +
       `CPU per decision ${fmtSpread(spreadOf(perDecision), 1, " µs")}`,

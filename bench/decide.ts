@@ -163,8 +163,22 @@ async function gateway(
   const proxy = await startFloor(root, "proxy-floor", String(upstream.port));
   try {
     const targets: Target[] = [
-      { name: GATEWAY, pid: server.pid, url: `${server.url}/gw/items`, method: "GET", headers },
-      { name: PROXY_FLOOR, pid: proxy.pid, url: `${proxy.url}/gw/items`, method: "GET", headers },
+      {
+        name: GATEWAY,
+        pid: server.pid,
+        helpers: [upstream.pid],
+        url: `${server.url}/gw/items`,
+        method: "GET",
+        headers,
+      },
+      {
+        name: PROXY_FLOOR,
+        pid: proxy.pid,
+        helpers: [upstream.pid],
+        url: `${proxy.url}/gw/items`,
+        method: "GET",
+        headers,
+      },
       { name: UPSTREAM, pid: upstream.pid, url: `${upstream.url}/items`, method: "GET", headers },
     ];
     for (const target of targets) await expectOk(target, () => undefined);

@@ -28,7 +28,11 @@ export class ShareMeter {
   private from: MachineSample | undefined;
   private startedNs = 0n;
 
-  constructor(private readonly pid: number) {}
+  /** `pid` is the measured server's; `helpers` serve it (the gateway's upstream), none of them "others". */
+  constructor(
+    private readonly pid: number,
+    private readonly helpers: readonly number[] = [],
+  ) {}
 
   /** start samples the machine before a run. */
   start(): void {
@@ -46,7 +50,9 @@ export class ShareMeter {
     const serverNs = usedNs(this.pid);
     const selfNs = usedNs(process.pid);
     const others =
-      this.from && to ? otherLoad(this.from, to, wallNs, [this.pid, process.pid]) : undefined;
+      this.from && to
+        ? otherLoad(this.from, to, wallNs, [this.pid, process.pid, ...this.helpers])
+        : undefined;
     return {
       sharing: {
         cores: os.cpus().length,
