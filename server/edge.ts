@@ -7,7 +7,6 @@ import { notOnEdge } from "@/lib/data-plane/edge-answers";
 import { healthOf } from "@/lib/data-plane/health";
 import { getEnv } from "@/lib/env";
 import { jsonAnswer, problemAnswer } from "@/lib/http/answer";
-import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/http/client-address";
 import { failedRequest } from "@/lib/http/internal-error";
 import { writeAnswer } from "@/lib/http/node-io";
 import { MALFORMED_PATH_ANSWER, malformedPath, pathOfTarget } from "@/lib/http/request-target";
@@ -36,16 +35,12 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
     writeAnswer(response, MALFORMED_PATH_ANSWER);
     return;
   }
+  // No client address is read here: no path of an edge uses one (the gateway writes its
+  // forwarding fields from the socket itself).
   if (dataPlane.handles(request)) {
-    // No client address here: the gateway writes its forwarding fields from the socket itself.
     dataPlane.serve(request, response);
     return;
   }
-  request.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(
-    request.socket.remoteAddress,
-    request.headers["x-forwarded-for"],
-    env.TRUST_PROXY,
-  );
   const path = pathOfTarget(url);
   if (path === "/api/health") {
     if (!readOnly(request, response)) return;
