@@ -116,6 +116,25 @@ export function toasts(page: Page): Locator {
   return page.locator('[data-sonner-toast][data-visible="true"]:not([data-removed="true"])');
 }
 
+/**
+ * addReadOverride seeds a plan of 10 reads a minute and a customer on it, signs in, opens the
+ * customer's page and adds an override for reads: the customer, and the override's editor with
+ * no field touched yet.
+ */
+export async function addReadOverride(
+  page: Page,
+  admin: Admin,
+  signIn: () => Promise<void>,
+): Promise<{ customer: { id: number }; editor: Locator }> {
+  const plan = await admin.createPlan([{ operation: "read", count: 10, periodMs: 60_000 }]);
+  const customer = await admin.createCustomer(plan.id);
+  await signIn();
+  await page.goto(`/customers/${customer.id}`);
+  const editor = page.getByRole("region", { name: "Override for reads" });
+  await editor.getByRole("button", { name: "Add an override" }).click();
+  return { customer, editor };
+}
+
 /** AXE_TAGS are the rules the suite holds every page to: WCAG 2.2 A and AA. */
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 

@@ -1,4 +1,4 @@
-import { expect, test, toasts } from "./fixtures";
+import { addReadOverride, expect, test, toasts } from "./fixtures";
 
 // A date and time as the dashboard writes them: "22 Nov 2026, 14:03:05 UTC".
 const DATE_TIME = String.raw`\d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2} \S+`;
@@ -8,12 +8,7 @@ test("an override saved to end after 10 minutes reopens saying when it ends, and
   admin,
   signIn,
 }) => {
-  const plan = await admin.createPlan([{ operation: "read", count: 10, periodMs: 60_000 }]);
-  const customer = await admin.createCustomer(plan.id);
-  await signIn();
-  await page.goto(`/customers/${customer.id}`);
-  const editor = page.getByRole("region", { name: "Override for reads" });
-  await editor.getByRole("button", { name: "Add an override" }).click();
+  const { customer, editor } = await addReadOverride(page, admin, signIn);
   await editor.getByLabel("Count for limit 1").fill("4");
   const expiry = editor.getByLabel("Expiry", { exact: true });
   await expiry.selectOption("after");
@@ -52,12 +47,7 @@ test("an expiry's error goes once the date is put right, or another kind of expi
   admin,
   signIn,
 }) => {
-  const plan = await admin.createPlan([{ operation: "read", count: 10, periodMs: 60_000 }]);
-  const customer = await admin.createCustomer(plan.id);
-  await signIn();
-  await page.goto(`/customers/${customer.id}`);
-  const editor = page.getByRole("region", { name: "Override for reads" });
-  await editor.getByRole("button", { name: "Add an override" }).click();
+  const { editor } = await addReadOverride(page, admin, signIn);
   const expiry = editor.getByLabel("Expiry", { exact: true });
   const at = editor.getByLabel("Expires at");
   const error = editor.getByText("Write a time as 2026-11-25 14:30 (24-hour)");

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test, unique } from "./fixtures";
+import { addReadOverride, expect, test, unique } from "./fixtures";
 
 // An operator in New York: the dashboard writes every time in the browser's zone and names
 // that zone one way, "UTC-05:00" (or "UTC-04:00" in summer), on every page.
@@ -139,12 +139,7 @@ test("an override's end is typed as a 24-hour time in the zone the field names",
   admin,
   signIn,
 }) => {
-  const plan = await admin.createPlan([{ operation: "read", count: 10, periodMs: 60_000 }]);
-  const customer = await admin.createCustomer(plan.id);
-  await signIn();
-  await page.goto(`/customers/${customer.id}`);
-  const editor = page.getByRole("region", { name: "Override for reads" });
-  await editor.getByRole("button", { name: "Add an override" }).click();
+  const { customer, editor } = await addReadOverride(page, admin, signIn);
   await editor.getByLabel("Count for limit 1").fill("4");
   await editor.getByLabel("Expiry", { exact: true }).selectOption("at");
   // Regression: a native date input, mm/dd/yyyy with a 12-hour clock in New York.
