@@ -13,6 +13,9 @@ export function operationOf(method: string): Operation {
   return method === "GET" || method === "HEAD" ? "read" : "write";
 }
 
+/** CLASS_NAME_PATTERN is the form of an operation class's name: "read", "exports", "bulk-write". */
+export const CLASS_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+
 /** CUSTOMER_STATUSES: a suspended customer's requests are refused with 403. */
 export const CUSTOMER_STATUSES = ["active", "suspended"] as const;
 
@@ -216,6 +219,7 @@ export const AUDIT_ACTIONS = [
   "override.promote-dry-run",
   "service-token.create",
   "service-token.revoke",
+  "route-rules.set",
 ] as const;
 
 /** AuditAction is one of AUDIT_ACTIONS. */

@@ -5,7 +5,6 @@ import { type HttpAnswer, problemAnswer } from "@/lib/http/answer";
 import { normalizeAddress } from "@/lib/http/client-address";
 import { writeAnswer } from "@/lib/http/node-io";
 import type { UpstreamErrorKind } from "@/lib/metrics";
-import type { Verdict } from "@/lib/policy/decide";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import type { GatewayConfig } from "./gateway";
 import { causeOf, type UpstreamFailures, upstreamErrorKind } from "./gateway-failures";
@@ -14,7 +13,11 @@ import { clientResponseHeaders, upstreamRequestHeaders } from "./gateway-headers
 /** Forwarding is what forwarding one admitted request needs: who, where, and with what. */
 export interface Forwarding {
   customer: CustomerPolicy;
-  verdict: Verdict;
+  /**
+   * rateLimit are the RateLimit fields the client gets, set over any the upstream sent: the
+   * decision's, or none for an unmetered request.
+   */
+  rateLimit: Record<string, string>;
   path: string;
   agent: http.Agent;
   secure: boolean;
@@ -42,7 +45,7 @@ export function bodiless(request: IncomingMessage): boolean {
  */
 export function forward(request: IncomingMessage, response: ServerResponse, f: Forwarding): void {
   const { upstream, timeoutMs, maxBodyBytes } = f.config;
-  const rateLimit = f.verdict.headers;
+  const { rateLimit } = f;
   const outgoing = (f.secure ? https : http).request({
     protocol: upstream.protocol,
     hostname: upstream.hostname,

@@ -11,7 +11,7 @@ import { decide, identify, type Verdict } from "@/lib/policy/decide";
 import type { Decision } from "@/lib/policy/decision-store";
 import { rateLimitHeaders } from "@/lib/policy/headers";
 import { authorizationRefusal, identityRefusal, refusalOf } from "@/lib/policy/refusal";
-import { operationOf } from "@/lib/vocabulary";
+import { routeEffect } from "@/lib/policy/route-rules";
 import type { DecisionRuntime } from "./decision-api";
 import { UpstreamFailures } from "./gateway-failures";
 import { forward } from "./gateway-forward";
@@ -50,8 +50,10 @@ export type Gateway = (request: IncomingMessage, response: ServerResponse) => vo
 
 /**
  * createGateway returns the gateway: each request under /gw/ is authenticated with the
- * customer's Bearer key, decided as the protected routes decide (GET and HEAD read, others
- * write, one token), and only when admitted forwarded to the upstream, body streamed both ways.
+ * customer's Bearer key, decided as its first matching route rule says (the policy's; its class
+ * and cost, or unmetered: forwarded with no decision and no token), or with no rule as the
+ * protected routes decide (GET and HEAD read, others write, one token), and only when admitted
+ * forwarded to the upstream, body streamed both ways.
  * Refusals are the protected routes' own. An admitted request has spent its token whatever the
  * upstream then does: 502 when it cannot be reached, 504 when it does not answer in time; each
  * such failure is logged once and counted in `ratekeeper_gateway_upstream_errors_total{kind}`.
@@ -85,28 +87,34 @@ export function createGateway(rt: GatewayRuntime, config: GatewayConfig): Gatewa
       writeAnswer(response, refusalAnswer(authorizationRefusal(bearer.problem, "API key")));
       return;
     }
-    const identity = identify(rt.policy.snapshot, bearer.token);
+    const { snapshot } = rt.policy;
+    const identity = identify(snapshot, bearer.token);
     if (!identity.ok) {
       writeAnswer(response, refusalAnswer(identityRefusal(identity.reason)));
       return;
     }
     const { customer } = identity;
-    const operation = operationOf(request.method ?? "GET");
+    const method = request.method ?? "GET";
+    const effect = routeEffect(snapshot.routes.match(method, path)?.rule, method);
+    const target = { ...forwarding, customer, path: basePath + rest };
 
     if (Number(request.headers["content-length"]) > config.maxBodyBytes) {
       // Refused before deciding, like a protected route's bad body: no token is taken.
+      if (effect.unmetered) return writeAnswer(response, tooLarge(config.maxBodyBytes, {}));
+      const { operation } = effect;
       const refuse = ({ details }: Decision) =>
         writeAnswer(response, tooLarge(config.maxBodyBytes, rateLimitHeaders(operation, details)));
       const peeked = rt.decisions.peek({ customer, operation, now: rt.clock.now() });
       return peeked instanceof Promise ? peeked.then(refuse) : refuse(peeked);
     }
+    if (effect.unmetered) return forward(request, response, { ...target, rateLimit: {} });
     const admit = (verdict: Verdict) => {
       const refused = refusalOf(verdict);
       if (refused) writeAnswer(response, refusalAnswer(refused));
-      else forward(request, response, { ...forwarding, customer, verdict, path: basePath + rest });
+      else forward(request, response, { ...target, rateLimit: verdict.headers });
     };
     // In memory the decision comes at once, and no Promise is made (see data-plane.ts).
-    const verdict = decide(rt, customer, operation, 1);
+    const verdict = decide(rt, customer, effect.operation, effect.cost);
     return verdict instanceof Promise ? verdict.then(admit) : admit(verdict);
   };
 }

@@ -5,7 +5,9 @@ import type { PolicyRows } from "./snapshot";
  * encodePolicyRows writes the rows a snapshot is built from as the JSON text the control plane
  * stores in Redis. Each field is picked by name: rows read from the database carry more (a key's
  * prefix, creation times), and none of it may reach Redis. Keys and tokens appear only as their
- * SHA-256 digests, which is all a decision needs.
+ * SHA-256 digests, which is all a decision needs. Route rules are written only when there are
+ * some: edges of an earlier version (whose strict reader refuses a field it does not know) keep
+ * reading the policy of a control plane that has none.
  */
 export function encodePolicyRows(rows: PolicyRows): string {
   return JSON.stringify({
@@ -48,6 +50,17 @@ export function encodePolicyRows(rows: PolicyRows): string {
       name: token.name,
       tokenHash: token.tokenHash,
     })),
+    ...(rows.routeRules && rows.routeRules.length > 0
+      ? {
+          routeRules: rows.routeRules.map((rule) => ({
+            method: rule.method,
+            pattern: rule.pattern,
+            unmetered: rule.unmetered,
+            operation: rule.operation,
+            cost: rule.cost,
+          })),
+        }
+      : {}),
   });
 }
 

@@ -1,5 +1,7 @@
 import { type Limit, limit } from "@/lib/limiter";
+import type { RouteRule } from "@/lib/schemas/route-rule.schema";
 import type { CustomerStatus, LimitRow, Operation, ServiceTokenScope } from "@/lib/vocabulary";
+import { NO_ROUTE_RULES, RouteMatcher } from "./route-rules";
 
 /**
  * OverridePolicy replaces a plan's limits for one operation, enforced and dry-run alike, until
@@ -68,6 +70,11 @@ export interface PolicyRows {
     name: string;
     tokenHash: string;
   }[];
+  /**
+   * routeRules are the gateway's route rules, in order (absent from snapshots of older control
+   * planes, and when there are none: no rules).
+   */
+  routeRules?: RouteRule[];
 }
 
 /** ServiceTokenPolicy is what the decision API needs to know about a service token, in memory. */
@@ -92,6 +99,8 @@ export interface PolicySnapshot {
   byId: ReadonlyMap<number, CustomerPolicy>;
   serviceTokens: ReadonlyMap<string, ServiceTokenPolicy>;
   revokedServiceTokens: ReadonlyMap<string, RevokedServiceToken>;
+  /** routes match gateway requests to their route rules (compiled once, here). */
+  routes: RouteMatcher;
   builtAt: number;
 }
 
@@ -187,7 +196,9 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
   for (const token of rows.revokedServiceTokens ?? []) {
     revokedServiceTokens.set(token.tokenHash, { id: token.id, name: token.name });
   }
-  return { byKeyHash, byId, serviceTokens, revokedServiceTokens, builtAt };
+  const rules = rows.routeRules ?? [];
+  const routes = rules.length === 0 ? NO_ROUTE_RULES : new RouteMatcher(rules);
+  return { byKeyHash, byId, serviceTokens, revokedServiceTokens, routes, builtAt };
 }
 
 /** limitIds names a list of limits by their ids, in order: "5/1000,100/60000". */

@@ -2,6 +2,7 @@ import type { Db } from "@/db/client";
 import { lastAuditId } from "@/db/queries/audit";
 import { listCustomerRows, listOverrides } from "@/db/queries/customers";
 import { listPlans } from "@/db/queries/plans";
+import { listRouteRules } from "@/db/queries/route-rules";
 import { listActiveServiceTokens, listRevokedServiceTokens } from "@/db/queries/service-tokens";
 import type { PolicyState } from "./policy-store";
 
@@ -17,6 +18,7 @@ export function readPolicyState(db: Db): PolicyState {
       overrides: listOverrides(tx),
       serviceTokens: listActiveServiceTokens(tx),
       revokedServiceTokens: listRevokedServiceTokens(tx),
+      routeRules: listRouteRules(tx),
     },
     revision: lastAuditId(tx),
   }));

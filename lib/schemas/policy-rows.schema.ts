@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { CUSTOMER_STATUSES, OPERATIONS, SERVICE_TOKEN_SCOPES } from "@/lib/vocabulary";
+import { isCost } from "./cost.schema";
+import { MAX_ROUTE_RULES, patternIssue, ROUTE_METHODS } from "./route-rule.schema";
 
 /**
  * POLICY_ROWS_FORMAT is the version of the policy snapshot's form in Redis. An edge refuses a
@@ -79,6 +81,24 @@ export const policyRowsSchema = z
     // Optional: a control plane of an older version writes none (their calls count as unknown).
     revokedServiceTokens: z
       .array(z.object({ id, name: z.string(), tokenHash: digest }).strict())
+      .optional(),
+    // Optional: absent (an older control plane, or no rules) means no route rules.
+    routeRules: z
+      .array(
+        z
+          .object({
+            method: z.enum(ROUTE_METHODS),
+            pattern: z.string().refine((p) => patternIssue(p) === null, "must be a route pattern"),
+            unmetered: z.boolean(),
+            operation: z.enum(OPERATIONS).nullable(),
+            cost: z.number().refine(isCost, "must be a cost").nullable(),
+          })
+          .strict()
+          .refine((r) => !r.unmetered || (r.operation === null && r.cost === null), {
+            message: "an unmetered rule has no class or cost",
+          }),
+      )
+      .max(MAX_ROUTE_RULES)
       .optional(),
   })
   .strict();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateApiKey } from "@/lib/policy/api-key";
-import type { PolicyRows } from "@/lib/policy/snapshot";
+import { buildSnapshot, type PolicyRows } from "@/lib/policy/snapshot";
 import { decodePolicyRows, encodePolicyRows } from "@/lib/policy/snapshot-codec";
 import { POLICY_ROWS_FORMAT } from "@/lib/schemas/policy-rows.schema";
 
@@ -57,6 +57,40 @@ describe("the policy snapshot's form in Redis", () => {
       revokedServiceTokens: undefined,
     });
     expect(decodePolicyRows(text)).toEqual({ ok: true, rows: older });
+  });
+
+  it("round-trips route rules in their order", () => {
+    const withRules: PolicyRows = {
+      ...rows(),
+      routeRules: [
+        { method: "GET", pattern: "/health", unmetered: true, operation: null, cost: null },
+        { method: "*", pattern: "/v1/exports/**", unmetered: false, operation: "write", cost: 5 },
+        { method: "POST", pattern: "/v1/*", unmetered: false, operation: null, cost: null },
+      ],
+    };
+    expect(decodePolicyRows(encodePolicyRows(withRules))).toEqual({ ok: true, rows: withRules });
+  });
+
+  it("writes no route rules when there are none, and reads a snapshot without them as none", () => {
+    const text = encodePolicyRows({ ...rows(), routeRules: [] });
+    expect(JSON.parse(text)).not.toHaveProperty("routeRules");
+    const decoded = decodePolicyRows(text);
+    expect(decoded).toEqual({ ok: true, rows: rows() });
+    if (!decoded.ok) throw new Error("not decoded");
+    expect(buildSnapshot(decoded.rows, 0).routes.rules).toEqual([]);
+  });
+
+  it("refuses a snapshot with a route rule out of place, keeping the policy it has", () => {
+    const bad = (rule: Record<string, unknown>) =>
+      decodePolicyRows(
+        JSON.stringify({ ...JSON.parse(encodePolicyRows(rows())), routeRules: [rule] }),
+      );
+    const ok = { method: "GET", pattern: "/a", unmetered: false, operation: null, cost: null };
+    expect(bad(ok).ok).toBe(true);
+    expect(bad({ ...ok, pattern: "/**/a" })).toMatchObject({ ok: false, problem: "unreadable" });
+    expect(bad({ ...ok, cost: 0 })).toMatchObject({ ok: false, problem: "unreadable" });
+    expect(bad({ ...ok, unmetered: true, cost: 2 })).toMatchObject({ ok: false });
+    expect(bad({ ...ok, extra: 1 })).toMatchObject({ ok: false });
   });
 
   it("writes only the fields it names: nothing else a database row carries reaches Redis", () => {
