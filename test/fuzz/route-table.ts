@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { MAX_COST } from "@/lib/schemas/cost.schema";
 import { encodeCursor } from "@/lib/schemas/list.schema";
+import { ROUTE_METHODS } from "@/lib/schemas/route-rule.schema";
 import {
   AUDIT_ACTIONS,
   CUSTOMER_STATUSES,
@@ -69,6 +70,8 @@ const item = fc.record(
   { name, quantity: fc.integer({ min: 0, max: 1_000 }) },
   { requiredKeys: ["name"] },
 );
+/** routePattern is a route rule's pattern (the rules given may repeat one: then a 400). */
+const routePattern = fc.constantFrom("/", "/health", "/v1/exports", "/users/*/files", "/static/**");
 const limitQuery = (max: number) => fc.integer({ min: 1, max }).map(String);
 /** usageRange is a usage query's range: ms since the epoch or ISO 8601, each end optional. */
 const usageRange = {
@@ -218,6 +221,33 @@ export const ROUTES: Record<string, RouteSpec> = {
     }),
   },
   "DELETE /api/admin/service-tokens/[id]": { body: NO_BODY },
+  "GET /api/admin/route-rules": { body: NO_BODY },
+  "PUT /api/admin/route-rules": {
+    body: fc.record({
+      rules: fc.array(
+        fc.oneof(
+          fc.record({
+            method: fc.constantFrom(...ROUTE_METHODS),
+            pattern: routePattern,
+            unmetered: fc.constant(true),
+          }),
+          fc.record(
+            {
+              method: fc.constantFrom(...ROUTE_METHODS),
+              pattern: routePattern,
+              operation: fc.constantFrom(...OPERATIONS),
+              cost,
+            },
+            { requiredKeys: ["method", "pattern"] },
+          ),
+        ),
+        { maxLength: 4 },
+      ),
+    }),
+  },
+  "POST /api/admin/route-rules/test": {
+    body: fc.record({ method: fc.constantFrom("GET", "POST", "DELETE"), path: routePattern }),
+  },
   "POST /api/bench/decisions": {
     // The decision API's answer through a Next route: its key or id, operation, cost and peek.
     body: fc.oneof(
