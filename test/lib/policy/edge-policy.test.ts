@@ -1,13 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetBuckets, rotateKey, setOverride } from "@/lib/admin/customers";
 import { updatePlan } from "@/lib/admin/plans";
+import { setRouteRules } from "@/lib/admin/route-rules";
 import type { Logger } from "@/lib/log";
 import { hashApiKey } from "@/lib/policy/api-key";
 import { decide } from "@/lib/policy/decide";
 import { RedisSnapshots } from "@/lib/policy/redis-snapshot";
+import { routeEffect } from "@/lib/policy/route-rules";
 import type { CustomerPolicy, PolicyRows } from "@/lib/policy/snapshot";
 import { encodePolicyRows } from "@/lib/policy/snapshot-codec";
 import { createEdgeRuntime, type EdgeRuntime } from "@/lib/runtime/edge";
+import { routeRulesSchema } from "@/lib/schemas/route-rule.schema";
 import { FakeClock, flush } from "../../support/fake-clock";
 import { type RedisServer, startRedisServer } from "../../support/redis-server";
 import { createTestRuntime, START_MS, type TestRuntime } from "../../support/runtime";
@@ -168,6 +171,31 @@ describe("an edge's policy", () => {
     await rt.edgePolicy.settled();
     expect(rt.policy.snapshot).toBe(before);
     expect(lines.join("\n")).toContain("cannot be used: its format is 99");
+  });
+
+  it("meters by the route rules saved on the control plane, and follows their edits", async () => {
+    const t = await controlPlane();
+    const rt = edge();
+    await rt.ready();
+    expect(rt.policy.snapshot.routes.match("POST", "/v1/exports")).toBeUndefined();
+    const save = (rules: unknown[]) => {
+      const saved = setRouteRules(t.runtime, "admin", routeRulesSchema.parse({ rules }));
+      if (!saved.ok) throw new Error("rules refused");
+    };
+    save([
+      { method: "GET", pattern: "/health", unmetered: true },
+      { method: "POST", pattern: "/v1/exports", operation: "read", cost: 5 },
+    ]);
+    await vi.waitFor(() =>
+      expect(rt.policy.snapshot.routes.match("POST", "/v1/exports")?.index).toBe(1),
+    );
+    const matched = rt.policy.snapshot.routes.match("POST", "/v1/exports")?.rule;
+    expect(routeEffect(matched, "POST")).toEqual({ unmetered: false, operation: "read", cost: 5 });
+    expect(routeEffect(rt.policy.snapshot.routes.match("GET", "/health")?.rule, "GET")).toEqual({
+      unmetered: true,
+    });
+    save([]);
+    await vi.waitFor(() => expect(rt.policy.snapshot.routes.rules).toEqual([]));
   });
 
   it("lets an override expire on the edge as on the control plane", async () => {
