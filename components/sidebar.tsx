@@ -14,6 +14,7 @@ export const NAV_LINKS = [
   { href: "/plans", label: "Plans" },
   { href: "/customers", label: "Customers" },
   { href: "/service-tokens", label: "Service tokens" },
+  { href: "/routes", label: "Gateway routes" },
   { href: "/simulator", label: "Simulator" },
   { href: "/audit", label: "Audit log" },
 ];

@@ -84,6 +84,7 @@ for (const screen of SCREENS) {
         ["/customers/abc", "Customer not found"],
         ["/nonexistent", "Page not found"],
         ["/service-tokens", "Service tokens"],
+        ["/routes", "Gateway routes"],
         ["/simulator", "Simulator"],
         ["/audit", "Audit log"],
       ];
