@@ -1,3 +1,4 @@
+import { describeChanges, type RuleBody } from "@/components/route-rules/route-rules-draft";
 import type { AuditEntry } from "@/lib/client/types";
 import { countOf } from "@/lib/format";
 import type { AuditAction } from "@/lib/vocabulary";
@@ -55,7 +56,8 @@ export type EntryChange = AuditSummary | { kind: "note"; text: string };
 
 /**
  * describeChange says what an entry changed: a reset counts the buckets it cleared (regression:
- * it read "buckets 4 → 0"), anything else is the field-by-field summary.
+ * it read "buckets 4 → 0"), a save of the route rules lists its changes in words (as its
+ * confirmation did), anything else is the field-by-field summary.
  */
 export function describeChange(
   entry: Pick<AuditEntry, "action" | "before" | "after">,
@@ -70,6 +72,11 @@ export function describeChange(
           ? "No bucket was in use: nothing to clear"
           : `${countOf(n, "bucket")} cleared: every limit starts full`,
     };
+  }
+  if (entry.action === "route-rules.set") {
+    const rules = (value: unknown) => (value as { rules?: RuleBody[] } | null)?.rules ?? [];
+    const lines = describeChanges(rules(entry.before), rules(entry.after));
+    return { kind: "note", text: lines.length === 0 ? "Saved unchanged" : lines.join("; ") };
   }
   return summarize(entry.before, entry.after);
 }
@@ -100,6 +107,9 @@ export function entityOf(
     "entityType" | "entityId" | "entityName" | "lastKnownName" | "before" | "after"
   >,
 ): EntityView {
+  // The route rules are one list, with no id or name of its own.
+  if (entry.entityType === "route-rules")
+    return { name: "Gateway routes", href: "/routes", gone: false };
   const kind = entry.entityType === "plan" ? "plan" : entry.entityType;
   if (entry.entityName !== null && entry.entityId) {
     const href =

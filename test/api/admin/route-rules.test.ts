@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { GET as listAuditRoute } from "@/app/api/admin/audit/route";
 import { GET as list, PUT as put } from "@/app/api/admin/route-rules/route";
 import { POST as tryPath } from "@/app/api/admin/route-rules/test/route";
 import { listAudit } from "@/db/queries/audit";
+import { auditAnswerSchema } from "@/lib/schemas/audit-answer.schema";
 import {
   routeRulesAnswerSchema,
   routeTestAnswerSchema,
@@ -103,6 +105,16 @@ describe("route rules through the admin API", () => {
       ["/new", START_MS + 60_000, START_MS + 60_000],
     ]);
     expect(changes()).toHaveLength(2);
+    // The audit log answers the entries, with no entity of their own to name.
+    const log = await answerOf(
+      listAuditRoute(adminRequest("/api/admin/audit?action=route-rules.set", { cookie })),
+      200,
+      auditAnswerSchema,
+    );
+    expect(log.entries.map((e) => [e.action, e.entityType, e.entityId, e.entityName])).toEqual([
+      ["route-rules.set", "route-rules", null, null],
+      ["route-rules.set", "route-rules", null, null],
+    ]);
   });
 
   it("clears the rules with an empty list", async () => {

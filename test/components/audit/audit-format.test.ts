@@ -57,6 +57,39 @@ describe("the audit log's words", () => {
     ).toEqual({ kind: "changed", changes: [{ field: "name", before: "A", after: "B" }] });
   });
 
+  it("says what a save of the route rules changed, and names the list, linked", () => {
+    const health = {
+      method: "GET",
+      pattern: "/health",
+      unmetered: true,
+      operation: null,
+      cost: null,
+    };
+    const exports = {
+      method: "POST",
+      pattern: "/v1/exports",
+      unmetered: false,
+      operation: null,
+      cost: 5,
+    };
+    expect(
+      describeChange({
+        action: "route-rules.set",
+        before: { rules: [health] },
+        after: { rules: [exports] },
+      }),
+    ).toEqual({
+      kind: "note",
+      text: "Add POST /v1/exports: 5 tokens of the method's class; Remove GET /health: unmetered",
+    });
+    expect(
+      describeChange({ action: "route-rules.set", before: { rules: [] }, after: { rules: [] } }),
+    ).toEqual({ kind: "note", text: "Saved unchanged" });
+    expect(
+      entityOf({ ...entry, entityType: "route-rules", entityId: null, entityName: null }),
+    ).toEqual({ name: "Gateway routes", href: "/routes", gone: false });
+  });
+
   // Regression: the log said "customer #2" where the customer has a name.
   it("names a customer or plan by its current name, and a deleted one by its recorded name", () => {
     expect(entityOf(entry)).toEqual({ name: "Acme", href: "/customers/2", gone: false });
