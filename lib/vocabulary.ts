@@ -19,6 +19,18 @@ export const CUSTOMER_STATUSES = ["active", "suspended"] as const;
 /** CustomerStatus is "active" or "suspended". */
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
 
+/** CLASS_NAME_PATTERN is the form of an operation class's name: a lowercase word, at most 32 characters. */
+export const CLASS_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+
+/**
+ * QUOTA_PERIODS are the calendar periods a quota counts over: a day from local midnight, a week
+ * from Monday 00:00 local, a month from the customer's billing anchor day.
+ */
+export const QUOTA_PERIODS = ["day", "week", "month"] as const;
+
+/** QuotaPeriod is "day", "week" or "month". */
+export type QuotaPeriod = (typeof QUOTA_PERIODS)[number];
+
 /** LimitShape is a limit as stored and sent over the wire: `count` tokens per `periodMs` ms. */
 export interface LimitShape {
   count: number;
@@ -216,6 +228,7 @@ export const AUDIT_ACTIONS = [
   "override.promote-dry-run",
   "service-token.create",
   "service-token.revoke",
+  "quota.grant",
 ] as const;
 
 /** AuditAction is one of AUDIT_ACTIONS. */

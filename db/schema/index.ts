@@ -5,6 +5,7 @@ export * from "./limit-overrides";
 export * from "./operator";
 export * from "./plan-limits";
 export * from "./plans";
+export * from "./quota-grants";
 export * from "./service-tokens";
 export * from "./usage-claims";
 export * from "./usage-days";
