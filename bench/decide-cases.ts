@@ -63,7 +63,9 @@ function contextFor(c: (typeof CASES)[CaseId]): { ctx: DecisionContext; customer
   const snapshot = buildSnapshot(
     {
       plans: [{ id: 1, slug: "bench", name: "Bench", limits: c.limits }],
-      customers: [{ id: 1, name: "bench", status: "active", planId: 1, apiKeyHash: "h" }],
+      customers: [
+        { id: 1, name: "bench", status: "active", planId: 1, apiKeyHash: "h", billingAnchorDay: 1 },
+      ],
       overrides: [],
       serviceTokens: [],
     },

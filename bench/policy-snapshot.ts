@@ -45,6 +45,7 @@ function policyOf(customers: number): PolicyRows {
       status: i % 50 === 0 ? ("suspended" as const) : ("active" as const),
       planId: (i % 50) + 1,
       apiKeyHash: digest(`key-${i}`),
+      billingAnchorDay: (i % 31) + 1,
     })),
     overrides: Array.from({ length: customers / 10 }, (_, i) => ({
       customerId: i * 10 + 1,

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { DAY_MS } from "../lib/limiter/units";
 import { AUDIT_ACTIONS, type AuditAction } from "../lib/vocabulary";
+import { defaultAnchorDay } from "./queries/customers";
 
 /** LargeSeedSize is how much a large seed makes. */
 export interface LargeSeedSize {
@@ -96,7 +97,7 @@ export function seedLarge(
     "INSERT INTO plan_limits (plan_id, operation, count, period_ms) VALUES (?, ?, ?, ?)",
   );
   const insertCustomer = sqlite.prepare(
-    "INSERT INTO customers (name, plan_id, status, api_key_hash, api_key_prefix, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO customers (name, plan_id, status, api_key_hash, api_key_prefix, billing_anchor_day, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
   const insertAudit = sqlite.prepare(
     "INSERT INTO audit_log (at, actor, action, entity_type, entity_id, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -122,8 +123,16 @@ export function seedLarge(
       const created = now - SPAN_MS + Math.floor((c / size.customers) * SPAN_MS);
       const status = random() < 0.05 ? "suspended" : "active";
       const id = Number(
-        insertCustomer.run(name, pick(planIds), status, key.hash, key.prefix, created, created)
-          .lastInsertRowid,
+        insertCustomer.run(
+          name,
+          pick(planIds),
+          status,
+          key.hash,
+          key.prefix,
+          defaultAnchorDay(created),
+          created,
+          created,
+        ).lastInsertRowid,
       );
       customerIds.push(id);
     }

@@ -22,6 +22,15 @@ export const CUSTOMER_STATUSES = ["active", "suspended"] as const;
 /** CustomerStatus is "active" or "suspended". */
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
 
+/**
+ * QUOTA_PERIODS are the calendar periods a quota counts over: a day from local midnight, a week
+ * from Monday 00:00 local, a month from the customer's billing anchor day.
+ */
+export const QUOTA_PERIODS = ["day", "week", "month"] as const;
+
+/** QuotaPeriod is "day", "week" or "month". */
+export type QuotaPeriod = (typeof QUOTA_PERIODS)[number];
+
 /** LimitShape is a limit as stored and sent over the wire: `count` tokens per `periodMs` ms. */
 export interface LimitShape {
   count: number;
@@ -220,6 +229,7 @@ export const AUDIT_ACTIONS = [
   "service-token.create",
   "service-token.revoke",
   "route-rules.set",
+  "quota.grant",
 ] as const;
 
 /** AuditAction is one of AUDIT_ACTIONS. */

@@ -23,6 +23,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "service-token.create": "Service token created",
   "service-token.revoke": "Service token revoked",
   "route-rules.set": "Gateway routes changed",
+  "quota.grant": "Quota granted",
 };
 
 /** KindOf is what an audited action changes: the part of its code before the dot. */
@@ -35,6 +36,7 @@ const AUDITED_KINDS: Record<KindOf<AuditAction>, string> = {
   override: "overrides",
   "service-token": "service tokens",
   "route-rules": "gateway route rules",
+  quota: "quota grants",
 };
 
 /**

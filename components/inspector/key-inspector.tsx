@@ -10,6 +10,7 @@ import { scopedRangeSchema } from "@/components/usage/usage-range";
 import { ApiError, api } from "@/lib/client/api";
 import type { CustomerResponse, InspectResponse, PlansResponse } from "@/lib/client/types";
 import { OPERATIONS } from "@/lib/vocabulary";
+import { BillingDayEditor } from "./billing-day-editor";
 import { CustomerDryRun } from "./customer-dry-run";
 import { CustomerUsage } from "./customer-usage";
 import { emptyHistory, type InspectorHistory, recordInspection, recordReplay } from "./history";
@@ -167,6 +168,7 @@ export function KeyInspector({ customerId }: { customerId: number }) {
         onRange={(range) => url.set({ range: range === "24h" ? undefined : range })}
       />
       <CustomerDryRun customerId={c.id} planId={c.planId} />
+      <BillingDayEditor key={c.billingAnchorDay} customer={c} />
       <ErrorNote error={plans.error} />
       {plan ? (
         <div className="grid cols-2">

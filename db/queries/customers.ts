@@ -20,6 +20,7 @@ export const customerViewColumns = {
   planName: plans.name,
   status: customers.status,
   apiKeyPrefix: customers.apiKeyPrefix,
+  billingAnchorDay: customers.billingAnchorDay,
   createdAt: customers.createdAt,
   updatedAt: customers.updatedAt,
 };
@@ -52,15 +53,38 @@ export function listCustomerRows(tx: Tx): CustomerRow[] {
   return tx.select().from(customers).all();
 }
 
-/** insertCustomer stores a new customer and returns its id. */
+/**
+ * defaultAnchorDay is the billing anchor day of a customer created at `createdAt` (ms since the
+ * epoch) who was given none: the day of the month of its creation, in UTC (1..31).
+ */
+export function defaultAnchorDay(createdAt: number): number {
+  return new Date(createdAt).getUTCDate();
+}
+
+/**
+ * insertCustomer stores a new customer and returns its id; without a billing anchor day, the
+ * customer is billed from the UTC day of the month of `now` (ms).
+ */
 export function insertCustomer(
   tx: Tx,
-  values: { name: string; planId: number; apiKeyHash: string; apiKeyPrefix: string },
+  values: {
+    name: string;
+    planId: number;
+    apiKeyHash: string;
+    apiKeyPrefix: string;
+    billingAnchorDay?: number;
+  },
   now: number,
 ): number {
   return tx
     .insert(customers)
-    .values({ ...values, status: "active", createdAt: now, updatedAt: now })
+    .values({
+      ...values,
+      billingAnchorDay: values.billingAnchorDay ?? defaultAnchorDay(now),
+      status: "active",
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning({ id: customers.id })
     .get().id;
 }
@@ -69,7 +93,12 @@ export function insertCustomer(
 export function updateCustomerRow(
   tx: Tx,
   id: number,
-  values: Partial<Pick<CustomerRow, "name" | "planId" | "status" | "apiKeyHash" | "apiKeyPrefix">>,
+  values: Partial<
+    Pick<
+      CustomerRow,
+      "name" | "planId" | "status" | "apiKeyHash" | "apiKeyPrefix" | "billingAnchorDay"
+    >
+  >,
   now: number,
 ): void {
   tx.update(customers)

@@ -15,12 +15,18 @@ export const customers = sqliteTable(
     status: text("status", { enum: CUSTOMER_STATUSES }).notNull().default("active"),
     apiKeyHash: text("api_key_hash").notNull().unique(),
     apiKeyPrefix: text("api_key_prefix").notNull(),
+    /**
+     * billingAnchorDay is the day of the month (1..31) the customer's monthly quotas start on; in
+     * a month shorter than it, its last day. Set at creation (the UTC day of the month by default).
+     */
+    billingAnchorDay: integer("billing_anchor_day").notNull(),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [
     check("customers_status", sql`${t.status} IN ('active', 'suspended')`),
     check("customers_name_not_empty", sql`length(trim(${t.name})) > 0`),
+    check("customers_billing_anchor_day", sql`${t.billingAnchorDay} BETWEEN 1 AND 31`),
     index("customers_plan").on(t.planId),
     // The list by name pages through (name, id), case-insensitively.
     index("customers_name").on(sql`${t.name} COLLATE NOCASE`, t.id),

@@ -6,6 +6,7 @@ export * from "./operator";
 export * from "./plan-limits";
 export * from "./plans";
 export * from "./route-rules";
+export * from "./quota-grants";
 export * from "./service-tokens";
 export * from "./usage-claims";
 export * from "./usage-days";

@@ -2,6 +2,15 @@ import { POLICY_ROWS_FORMAT, policyRowsSchema } from "@/lib/schemas/policy-rows.
 import type { PolicyRows } from "./snapshot";
 
 /**
+ * ANCHOR_DAY_OF_OLDER_SNAPSHOTS is the billing anchor day of a customer in a snapshot written by
+ * a control plane of a release before billing anchors (which never leaves it out since): the 1st,
+ * calendar months. Its true day (the day of its creation) is not in the snapshot, so an edge
+ * cannot know it; such a control plane writes no quotas either, so nothing decides by this day
+ * before a control plane of this release writes the snapshot again, with every customer's day.
+ */
+export const ANCHOR_DAY_OF_OLDER_SNAPSHOTS = 1;
+
+/**
  * encodePolicyRows writes the rows a snapshot is built from as the JSON text the control plane
  * stores in Redis. Each field is picked by name: rows read from the database carry more (a key's
  * prefix, creation times), and none of it may reach Redis. Keys and tokens appear only as their
@@ -30,6 +39,9 @@ export function encodePolicyRows(rows: PolicyRows): string {
       status: customer.status,
       planId: customer.planId,
       apiKeyHash: customer.apiKeyHash,
+      billingAnchorDay: customer.billingAnchorDay,
+      // Absent when there are none: most customers have no grant.
+      ...(customer.grants ? { grants: customer.grants } : {}),
     })),
     overrides: rows.overrides.map((o) => ({
       customerId: o.customerId,
@@ -79,7 +91,8 @@ export type DecodedRows =
 /**
  * decodePolicyRows reads a snapshot written by `encodePolicyRows`, validated whole: text that is
  * not JSON, another format, or any field out of place gives a reason instead of rows, and the
- * caller keeps the policy it has.
+ * caller keeps the policy it has. A customer without a billing anchor day (an older control
+ * plane's) is given ANCHOR_DAY_OF_OLDER_SNAPSHOTS.
  */
 export function decodePolicyRows(text: string): DecodedRows {
   let value: unknown;
@@ -111,6 +124,16 @@ export function decodePolicyRows(text: string): DecodedRows {
       reason: `${issue?.path.join(".") || "the snapshot"}: ${issue?.message ?? "invalid"}`,
     };
   }
-  const { format: _format, ...rows } = parsed.data;
-  return { ok: true, rows };
+  const { format: _format, customers, ...rest } = parsed.data;
+  return {
+    ok: true,
+    rows: {
+      ...rest,
+      customers: customers.map((c) =>
+        c.billingAnchorDay === undefined
+          ? { ...c, billingAnchorDay: ANCHOR_DAY_OF_OLDER_SNAPSHOTS }
+          : { ...c, billingAnchorDay: c.billingAnchorDay },
+      ),
+    },
+  };
 }

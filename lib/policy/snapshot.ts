@@ -29,6 +29,17 @@ export interface CustomerPolicy {
   overrides: Partial<Record<Operation, OverridePolicy>>;
   /** apiKeyHash is the hash of the customer's current API key (never the key). */
   apiKeyHash: string;
+  /**
+   * billingAnchorDay is the day of the month (1..31) the customer's monthly quotas start on; in
+   * a month shorter than it, its last day.
+   */
+  billingAnchorDay: number;
+  /**
+   * grants are the extra quota granted to the customer, by `grantKey` (a quota's operation,
+   * period, time zone and period start), summed: only those of periods that may still be current
+   * when the snapshot was read (GRANT_LOOKBACK_MS). A quota with none has its count as it is.
+   */
+  grants: ReadonlyMap<string, number>;
 }
 
 /** PolicyRows are the stored rows a snapshot is built from. */
@@ -45,6 +56,13 @@ export interface PolicyRows {
     status: CustomerStatus;
     planId: number;
     apiKeyHash: string;
+    /** billingAnchorDay is the day of the month (1..31) the customer's monthly quotas start on. */
+    billingAnchorDay: number;
+    /**
+     * grants are the customer's grants summed by `grantKey` (extra quota per quota and period),
+     * of the periods that may still be current; absent when it has none.
+     */
+    grants?: Readonly<Record<string, number>>;
   }[];
   overrides: {
     customerId: number;
@@ -138,6 +156,9 @@ export function dryRunLimitsFor(
   return activeOverride(customer, operation, now)?.dryRun ?? customer.planDryRun[operation];
 }
 
+/** NO_GRANTS is the grants of every customer that has none (one map, never written to). */
+const NO_GRANTS: ReadonlyMap<string, number> = new Map();
+
 /** buildSnapshot turns stored rows into the in-memory policy. */
 export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot {
   const planById = new Map(
@@ -180,6 +201,8 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
       planDryRun: plan.dryRun,
       overrides,
       apiKeyHash: row.apiKeyHash,
+      billingAnchorDay: row.billingAnchorDay,
+      grants: row.grants ? new Map(Object.entries(row.grants)) : NO_GRANTS,
     };
     byId.set(row.id, customer);
     byKeyHash.set(row.apiKeyHash, customer);
@@ -208,7 +231,21 @@ function limitIds(limits: readonly Limit[]): string {
 
 /** policyFingerprint is everything of a customer's policy that a decision or its key depends on. */
 function policyFingerprint(customer: CustomerPolicy): string {
-  const parts: string[] = [customer.status, String(customer.planId), customer.apiKeyHash];
+  const parts: string[] = [
+    customer.status,
+    String(customer.planId),
+    customer.apiKeyHash,
+    String(customer.billingAnchorDay),
+  ];
+  // A grant's key holds no "=" or ";" (a class name, a period, a zone name, digits).
+  if (customer.grants.size > 0) {
+    parts.push(
+      [...customer.grants]
+        .map(([key, extra]) => `${key}=${extra}`)
+        .sort()
+        .join(";"),
+    );
+  }
   for (const operation of Object.keys(customer.planLimits).sort() as Operation[]) {
     const override = customer.overrides[operation];
     parts.push(
@@ -221,7 +258,8 @@ function policyFingerprint(customer: CustomerPolicy): string {
 
 /**
  * changedCustomers lists the ids of the customers whose policy differs between two snapshots:
- * added, removed, or with another status, plan, limits, override or API key.
+ * added, removed, or with another status, plan, limits, override, API key, billing anchor day or
+ * grants.
  */
 export function changedCustomers(before: PolicySnapshot, after: PolicySnapshot): number[] {
   const changed: number[] = [];

@@ -137,7 +137,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   // The policy, read from SQLite; an edit reaches the edges through the snapshot writer.
   const policy = new DatabasePolicy({
     clock,
-    read: () => readPolicyState(db),
+    read: () => readPolicyState(db, clock.now()),
     changed: (customerIds) => decisions.invalidate(customerIds),
     // The writer (below, with Redis) reads this policy: it is the one to tell of an edit.
     announce: () => snapshotWriter?.request(),

@@ -6,7 +6,7 @@ import { decisionCountsSchema } from "./traffic-answer.schema";
 
 /**
  * customerViewSchema is a customer as operators see it: never its key hash, with its plan's slug
- * and name. Times in ms since 1970.
+ * and name, and the day of the month (1..31) its monthly quotas start on. Times in ms since 1970.
  */
 export const customerViewSchema = z
   .object({
@@ -17,6 +17,7 @@ export const customerViewSchema = z
     planName: z.string(),
     status: z.enum(CUSTOMER_STATUSES),
     apiKeyPrefix: z.string(),
+    billingAnchorDay: z.number().int().min(1).max(31),
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
   })

@@ -9,6 +9,18 @@ const name = plainText(
 );
 const planId = z.number({ error: "Choose a plan" }).int("Choose a plan").positive("Choose a plan");
 
+const ANCHOR_RULE = "Billing day must be a day of the month, from 1 to 31";
+
+/**
+ * billingAnchorDaySchema is the day of the month (1..31) a customer's monthly quotas start on;
+ * in a month shorter than it, they start on its last day.
+ */
+export const billingAnchorDaySchema = z
+  .number({ error: ANCHOR_RULE })
+  .int(ANCHOR_RULE)
+  .min(1, ANCHOR_RULE)
+  .max(31, ANCHOR_RULE);
+
 /**
  * MAX_EXPIRY_MS is the latest an override may expire: the last millisecond of the year 9999
  * (UTC), the latest date written with a four-digit year.
@@ -18,15 +30,21 @@ export const MAX_EXPIRY_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 const EXPIRY_RULE =
   "Expiry must be a whole number of milliseconds since 1970 (UTC), or null for none";
 
-/** customerCreateSchema is the body that creates a customer (its API key is generated). */
-export const customerCreateSchema = z.object({ name, planId }).strict();
+/**
+ * customerCreateSchema is the body that creates a customer (its API key is generated); without a
+ * billing anchor day, it is the UTC day of the month of the creation.
+ */
+export const customerCreateSchema = z
+  .object({ name, planId, billingAnchorDay: billingAnchorDaySchema.optional() })
+  .strict();
 
-/** customerUpdateSchema edits a customer's name, plan or status. */
+/** customerUpdateSchema edits a customer's name, plan, status or billing anchor day. */
 export const customerUpdateSchema = z
   .object({
     name: name.optional(),
     planId: planId.optional(),
     status: z.enum(CUSTOMER_STATUSES).optional(),
+    billingAnchorDay: billingAnchorDaySchema.optional(),
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, { message: "Nothing to change" });

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { CUSTOMER_STATUSES, OPERATIONS, SERVICE_TOKEN_SCOPES } from "@/lib/vocabulary";
+import {
+  CUSTOMER_STATUSES,
+  OPERATIONS,
+  QUOTA_PERIODS,
+  SERVICE_TOKEN_SCOPES,
+} from "@/lib/vocabulary";
 import { isCost } from "./cost.schema";
 import { MAX_ROUTE_RULES, patternIssue, ROUTE_METHODS } from "./route-rule.schema";
 
@@ -16,6 +21,13 @@ const digest = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 hex digest"
 const count = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const periodMs = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const instant = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+/** A grant's key (lib/policy/quota-grants.ts grantKey): class|period|time zone|period start. */
+const grantKey = z
+  .string()
+  .regex(
+    new RegExp(`^[a-z][a-z0-9-]{0,31}\\|(${QUOTA_PERIODS.join("|")})\\|[^|]{1,64}\\|\\d{1,16}$`),
+    "must be a grant key: class|period|time zone|period start",
+  );
 
 /**
  * policyRowsSchema is the policy snapshot as the control plane writes it to Redis and edges read
@@ -53,6 +65,10 @@ export const policyRowsSchema = z
           status: z.enum(CUSTOMER_STATUSES),
           planId: id,
           apiKeyHash: digest,
+          // Optional: a control plane of an older release writes none (see the codec).
+          billingAnchorDay: z.number().int().min(1).max(31).optional(),
+          // Absent when the customer has no grant of a period that may be current.
+          grants: z.record(grantKey, count).optional(),
         })
         .strict(),
     ),

@@ -170,4 +170,92 @@ describe("the migrations", () => {
       upgraded.sqlite.close();
     }
   });
+
+  // Customers learned their billing day: every customer of the previous release keeps its row and
+  // what hangs from it (items, overrides, usage), and its day is the UTC day of the month it was
+  // created on. Regression guard: drizzle-kit's rebuild of customers inside the migrator's
+  // transaction would have cascaded to every child row.
+  it("upgrade a database with customers, each billed from the UTC day it was created on", () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "ratekeeper-migrate-"));
+    const before = path.join(dir, "before");
+    migrationsUpTo(before, 8);
+    const file = path.join(dir, "old.db");
+    const old = openDatabase(file, before);
+    const created = [
+      1, // 1970-01-01
+      Date.UTC(2026, 0, 31, 23, 59, 59, 999), // the 31st, whatever the local day
+      Date.UTC(2026, 1, 14, 23, 30), // the 14th in UTC, already the 15th in Tokyo
+      Date.UTC(2024, 1, 29, 0, 0), // a leap day, at midnight
+    ];
+    old.sqlite.exec(
+      "INSERT INTO plans (slug, name, created_at, updated_at) VALUES ('p', 'P', 1, 1)",
+    );
+    const insert = old.sqlite.prepare(
+      `INSERT INTO customers (name, plan_id, api_key_hash, api_key_prefix, created_at, updated_at)
+        VALUES (?, 1, ?, 'rk_', ?, 7)`,
+    );
+    for (const [i, at] of created.entries()) insert.run(`c${i}`, `h${i}`, at);
+    old.sqlite.exec(`
+      INSERT INTO items (customer_id, name, created_at, updated_at) VALUES (2, 'i', 1, 1);
+      INSERT INTO limit_overrides (customer_id, operation, count, period_ms, created_at)
+        VALUES (3, 'write', 2, 1000, 1);
+      INSERT INTO usage_minutes (start_ms, customer_id, operation, plan_id, allowed)
+        VALUES (60000, 4, 'read', 1, 4);`);
+    old.sqlite.close();
+
+    const upgraded = openDatabase(file);
+    try {
+      const s = upgraded.sqlite;
+      expect(
+        s
+          .prepare(
+            "SELECT id, name, api_key_hash, created_at, updated_at, billing_anchor_day FROM customers ORDER BY id",
+          )
+          .all(),
+      ).toEqual(
+        created.map((at, i) => ({
+          id: i + 1,
+          name: `c${i}`,
+          api_key_hash: `h${i}`,
+          created_at: at,
+          updated_at: 7,
+          billing_anchor_day: [1, 31, 14, 29][i],
+        })),
+      );
+      expect(s.prepare("SELECT customer_id FROM items").all()).toEqual([{ customer_id: 2 }]);
+      expect(s.prepare("SELECT customer_id FROM limit_overrides").all()).toEqual([
+        { customer_id: 3 },
+      ]);
+      expect(s.prepare("SELECT customer_id FROM usage_minutes").all()).toEqual([
+        { customer_id: 4 },
+      ]);
+      expect(() => s.prepare("UPDATE customers SET billing_anchor_day = 32").run()).toThrow(
+        "CHECK constraint failed",
+      );
+      expect(() => s.prepare("UPDATE customers SET billing_anchor_day = 0").run()).toThrow(
+        "CHECK constraint failed",
+      );
+      expect(() => s.prepare("UPDATE customers SET billing_anchor_day = NULL").run()).toThrow(
+        "NOT NULL constraint failed",
+      );
+      s.exec(`INSERT INTO quota_grants
+        (customer_id, operation, period, time_zone, period_start_ms, extra, created_at, created_by)
+        VALUES (1, 'read', 'month', 'UTC', 0, 5, 1, 'admin')`);
+      expect(() =>
+        s.exec(`INSERT INTO quota_grants
+          (customer_id, operation, period, time_zone, period_start_ms, extra, created_at, created_by)
+          VALUES (1, 'read', 'year', 'UTC', 0, 5, 1, 'admin')`),
+      ).toThrow("CHECK constraint failed: quota_grants_period");
+      expect(() =>
+        s.exec(`INSERT INTO quota_grants
+          (customer_id, operation, period, time_zone, period_start_ms, extra, created_at, created_by)
+          VALUES (1, 'read', 'day', 'UTC', 0, 0, 1, 'admin')`),
+      ).toThrow("CHECK constraint failed: quota_grants_extra_positive");
+      s.exec("DELETE FROM customers WHERE id = 1");
+      expect(s.prepare("SELECT count(*) AS n FROM quota_grants").get()).toEqual({ n: 0 });
+      expect(s.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
+    } finally {
+      upgraded.sqlite.close();
+    }
+  });
 });

@@ -2,10 +2,13 @@ import fc from "fast-check";
 import { MAX_COST } from "@/lib/schemas/cost.schema";
 import { encodeCursor } from "@/lib/schemas/list.schema";
 import { ROUTE_METHODS } from "@/lib/schemas/route-rule.schema";
+import { MAX_GRANT_EXTRA } from "@/lib/schemas/quota-grant.schema";
 import {
   AUDIT_ACTIONS,
+  CLASS_NAME_PATTERN,
   CUSTOMER_STATUSES,
   OPERATIONS,
+  QUOTA_PERIODS,
   SERVICE_TOKEN_SCOPES,
 } from "@/lib/vocabulary";
 import type { QuerySpec } from "./http-parts";
@@ -60,6 +63,7 @@ export const PARAMS: Record<string, ParamSpec> = {
 const name = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 .'-]{0,30}$/);
 const slug = fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,20}$/);
 const planId = fc.integer({ min: 1, max: 6 });
+const billingAnchorDay = fc.integer({ min: 1, max: 31 });
 const count = fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constant(1_000_000));
 const periodMs = fc.oneof(fc.integer({ min: 1, max: 86_400_000 }), fc.constant(2_592_000_000));
 const limitShape = fc.record({ count, periodMs });
@@ -124,11 +128,13 @@ export const ROUTES: Record<string, RouteSpec> = {
       limit: limitQuery(200),
     },
   },
-  "POST /api/admin/customers": { body: fc.record({ name, planId }) },
+  "POST /api/admin/customers": {
+    body: fc.record({ name, planId, billingAnchorDay }, { requiredKeys: ["name", "planId"] }),
+  },
   "GET /api/admin/customers/[id]": { body: NO_BODY },
   "PATCH /api/admin/customers/[id]": {
     body: fc.record(
-      { name, planId, status: fc.constantFrom("active", "suspended") },
+      { name, planId, status: fc.constantFrom("active", "suspended"), billingAnchorDay },
       { requiredKeys: [] },
     ),
   },
@@ -144,6 +150,20 @@ export const ROUTES: Record<string, RouteSpec> = {
     ),
   },
   "DELETE /api/admin/customers/[id]/overrides/[operation]": { body: NO_BODY },
+  "GET /api/admin/customers/[id]/quota-grants": { body: NO_BODY },
+  "POST /api/admin/customers/[id]/quota-grants": {
+    body: fc.record(
+      {
+        operation: fc.oneof(fc.constantFrom(...OPERATIONS), fc.stringMatching(CLASS_NAME_PATTERN)),
+        period: fc.constantFrom(...QUOTA_PERIODS),
+        timeZone: fc.constantFrom("UTC", "Europe/Paris", "America/New_York", "Asia/Tokyo"),
+        periodStartMs: fc.integer({ min: 0, max: 4_102_444_800_000 }),
+        extra: fc.oneof(fc.integer({ min: 1, max: 1_000 }), fc.constant(MAX_GRANT_EXTRA)),
+        note: name,
+      },
+      { requiredKeys: ["operation", "period", "timeZone", "periodStartMs", "extra"] },
+    ),
+  },
   "POST /api/admin/customers/[id]/reset": { body: NO_BODY },
   "POST /api/admin/customers/[id]/rotate-key": { body: NO_BODY },
   "POST /api/admin/customers/[id]/test-request": {

@@ -25,6 +25,7 @@ function customers(count: number, override?: { count: number; expiresAt: number 
         status: "active" as const,
         planId: 1,
         apiKeyHash: `hash-${i + 1}`,
+        billingAnchorDay: 1,
       })),
       overrides: override
         ? [

@@ -222,7 +222,9 @@ describe("simulate: dry-run limits", () => {
         plans: [
           { id: 1, slug: "p", name: "P", limits: limits.map((l) => ({ ...l, operation: "read" })) },
         ],
-        customers: [{ id: 7, name: "C", status: "active", planId: 1, apiKeyHash: "h" }],
+        customers: [
+          { id: 7, name: "C", status: "active", planId: 1, apiKeyHash: "h", billingAnchorDay: 1 },
+        ],
         overrides: [],
         serviceTokens: [],
       },

@@ -77,7 +77,9 @@ function rows(overrides: PolicyRows["overrides"] = []): PolicyRows {
         limits: [{ operation: "read", count: 100, periodMs: HOUR }],
       },
     ],
-    customers: [{ id: 7, name: "Acme", status: "active", planId: 1, apiKeyHash: DIGEST }],
+    customers: [
+      { id: 7, name: "Acme", status: "active", planId: 1, apiKeyHash: DIGEST, billingAnchorDay: 1 },
+    ],
     overrides,
     serviceTokens: [],
   };

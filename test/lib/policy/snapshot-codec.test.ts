@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { generateApiKey } from "@/lib/policy/api-key";
 import { buildSnapshot, type PolicyRows } from "@/lib/policy/snapshot";
-import { decodePolicyRows, encodePolicyRows } from "@/lib/policy/snapshot-codec";
+import {
+  ANCHOR_DAY_OF_OLDER_SNAPSHOTS,
+  decodePolicyRows,
+  encodePolicyRows,
+} from "@/lib/policy/snapshot-codec";
 import { POLICY_ROWS_FORMAT } from "@/lib/schemas/policy-rows.schema";
 
 const HOUR = 3_600_000;
 const DIGEST = "ab".repeat(32);
+const GRANT = "exports|month|Europe/Paris|1798758000000";
 
 function rows(): PolicyRows {
   return {
@@ -20,7 +25,25 @@ function rows(): PolicyRows {
         ],
       },
     ],
-    customers: [{ id: 7, name: "Acme", status: "suspended", planId: 1, apiKeyHash: DIGEST }],
+    customers: [
+      {
+        id: 7,
+        name: "Acme",
+        status: "suspended",
+        planId: 1,
+        apiKeyHash: DIGEST,
+        billingAnchorDay: 14,
+      },
+      {
+        id: 8,
+        name: "Globex",
+        status: "active",
+        planId: 1,
+        apiKeyHash: "12".repeat(32),
+        billingAnchorDay: 31,
+        grants: { [GRANT]: 500, "read|day|UTC|1798675200000": 7 },
+      },
+    ],
     overrides: [
       {
         customerId: 7,
@@ -93,6 +116,31 @@ describe("the policy snapshot's form in Redis", () => {
     expect(bad({ ...ok, extra: 1 })).toMatchObject({ ok: false });
   });
 
+  it("carries each customer's billing anchor day, and its grants only when it has some", () => {
+    const written = JSON.parse(encodePolicyRows(rows())).customers;
+    expect(written[0]).toEqual({
+      id: 7,
+      name: "Acme",
+      status: "suspended",
+      planId: 1,
+      apiKeyHash: DIGEST,
+      billingAnchorDay: 14,
+    });
+    expect(written[1].billingAnchorDay).toBe(31);
+    expect(written[1].grants).toEqual({ [GRANT]: 500, "read|day|UTC|1798675200000": 7 });
+  });
+
+  // An older control plane wrote no anchors: the edge cannot know a customer's creation day, so
+  // every customer of such a snapshot gets the one documented day (calendar months).
+  it("reads a snapshot written without billing anchor days as anchored on the 1st", () => {
+    const written = JSON.parse(encodePolicyRows(rows()));
+    for (const c of written.customers) delete c.billingAnchorDay;
+    const decoded = decodePolicyRows(JSON.stringify(written));
+    expect(ANCHOR_DAY_OF_OLDER_SNAPSHOTS).toBe(1);
+    expect(decoded.ok && decoded.rows.customers.map((c) => c.billingAnchorDay)).toEqual([1, 1]);
+    expect(decoded.ok && decoded.rows.customers[1]?.grants).toEqual(rows().customers[1]?.grants);
+  });
+
   it("writes only the fields it names: nothing else a database row carries reaches Redis", () => {
     const key = generateApiKey();
     const wide = rows() as unknown as { customers: Record<string, unknown>[] };
@@ -122,6 +170,45 @@ describe("the policy snapshot's form in Redis", () => {
         ],
       }),
       "customers.0.apiKeyHash: must be a SHA-256 hex digest",
+    ],
+    [
+      "a billing anchor day past 31",
+      encodePolicyRows({
+        ...rows(),
+        customers: [
+          {
+            ...(rows().customers[0] as PolicyRows["customers"][number]),
+            billingAnchorDay: 32,
+          },
+        ],
+      }),
+      "customers.0.billingAnchorDay",
+    ],
+    [
+      "a grant key that is not class|period|zone|start",
+      encodePolicyRows({
+        ...rows(),
+        customers: [
+          {
+            ...(rows().customers[0] as PolicyRows["customers"][number]),
+            grants: { "exports|year|UTC|0": 5 },
+          },
+        ],
+      }),
+      "customers.0.grants.exports|year|UTC|0: Invalid key in record",
+    ],
+    [
+      "a grant of no extra",
+      encodePolicyRows({
+        ...rows(),
+        customers: [
+          {
+            ...(rows().customers[0] as PolicyRows["customers"][number]),
+            grants: { [GRANT]: 0 },
+          },
+        ],
+      }),
+      "customers.0.grants",
     ],
     [
       "a field it does not know",
