@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { MAX_COST } from "@/lib/schemas/cost.schema";
 import { encodeCursor } from "@/lib/schemas/list.schema";
-import { ROUTE_METHODS } from "@/lib/schemas/route-rule.schema";
 import { MAX_GRANT_EXTRA } from "@/lib/schemas/quota-grant.schema";
+import { ROUTE_METHODS } from "@/lib/schemas/route-rule.schema";
 import {
   AUDIT_ACTIONS,
   CLASS_NAME_PATTERN,
