@@ -2,11 +2,28 @@
 // admin API, the dashboard and its browser bundle all import them from here. Nothing here may
 // import anything of the app.
 
-/** OPERATIONS are the kinds of request a plan limits: GET and HEAD read, every other method writes. */
-export const OPERATIONS = ["read", "write"] as const;
+/**
+ * DEFAULT_CLASSES are the operation classes that always exist (seeded, never deleted) and that
+ * requests fall into by method when they name none: GET and HEAD read, every other method writes.
+ */
+export const DEFAULT_CLASSES = ["read", "write"] as const;
 
-/** Operation is "read" or "write". */
-export type Operation = (typeof OPERATIONS)[number];
+/**
+ * CLASS_NAME_PATTERN is what an operation class's name looks like: a lowercase letter, then up to
+ * 31 lowercase letters, digits or hyphens.
+ */
+export const CLASS_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+
+/**
+ * Operation is the name of an operation class (CLASS_NAME_PATTERN): one of DEFAULT_CLASSES or
+ * one an operator added. Which names exist is the policy's to say (its snapshot's `classes`).
+ */
+export type Operation = string;
+
+/** isDefaultClass says whether a class is one of DEFAULT_CLASSES (which cannot be deleted). */
+export function isDefaultClass(name: string): boolean {
+  return name === "read" || name === "write";
+}
 
 /** operationOf maps an HTTP method to an operation: GET and HEAD read, every other method writes. */
 export function operationOf(method: string): Operation {
@@ -216,6 +233,9 @@ export const AUDIT_ACTIONS = [
   "override.promote-dry-run",
   "service-token.create",
   "service-token.revoke",
+  "class.create",
+  "class.update",
+  "class.delete",
 ] as const;
 
 /** AuditAction is one of AUDIT_ACTIONS. */

@@ -21,6 +21,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "override.promote-dry-run": "Override dry run promoted",
   "service-token.create": "Service token created",
   "service-token.revoke": "Service token revoked",
+  "class.create": "Class created",
+  "class.update": "Class changed",
+  "class.delete": "Class deleted",
 };
 
 /** KindOf is what an audited action changes: the part of its code before the dot. */
@@ -32,6 +35,7 @@ const AUDITED_KINDS: Record<KindOf<AuditAction>, string> = {
   customer: "customers (key rotations and bucket resets included)",
   override: "overrides",
   "service-token": "service tokens",
+  class: "operation classes",
 };
 
 /**

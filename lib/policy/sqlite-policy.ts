@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { lastAuditId } from "@/db/queries/audit";
 import { listCustomerRows, listOverrides } from "@/db/queries/customers";
+import { listClassNames } from "@/db/queries/operation-classes";
 import { listPlans } from "@/db/queries/plans";
 import { listActiveServiceTokens, listRevokedServiceTokens } from "@/db/queries/service-tokens";
 import type { PolicyState } from "./policy-store";
@@ -12,6 +13,7 @@ import type { PolicyState } from "./policy-store";
 export function readPolicyState(db: Db): PolicyState {
   return db.transaction((tx) => ({
     rows: {
+      classes: listClassNames(tx),
       plans: listPlans(tx),
       customers: listCustomerRows(tx),
       overrides: listOverrides(tx),

@@ -85,7 +85,9 @@ describe("decide", () => {
     ["a key that is not a string", { key: 42, operation: "read" }, TypeError],
     ["a customerId that is a string", { customerId: "42", operation: "read" }, RangeError],
     ["a customerId of 0", { customerId: 0, operation: "read" }, RangeError],
-    ["an unknown operation", { key: "rk_a", operation: "delete" }, TypeError],
+    // The SDK cannot know the server's classes; a name that no class can have it refuses itself.
+    ["an operation that is not a class name", { key: "rk_a", operation: "Delete!" }, TypeError],
+    ["an operation that is not a string", { key: "rk_a", operation: 7 }, TypeError],
     ["no operation", { key: "rk_a" }, TypeError],
     ["a cost of 0", { key: "rk_a", operation: "read", cost: 0 }, RangeError],
     ["a fractional cost", { key: "rk_a", operation: "read", cost: 1.5 }, RangeError],
