@@ -3,6 +3,7 @@ import {
   createRatekeeper,
   type DecisionRequest,
   MAX_KEY_LENGTH,
+  type Operation,
   type RatekeeperError,
 } from "@/sdk/src/index";
 import { decision, FakeFetch, FakeTimeouts, json } from "./support/fake-ratekeeper";
@@ -49,6 +50,16 @@ describe("decide", () => {
     await rk.decide(request);
 
     expect(fake.bodies()).toEqual([{ customerId: 42, operation: "write" }]);
+  });
+
+  it("sends any operation class the operators added, as named (the server knows which exist)", async () => {
+    const fake = new FakeFetch();
+    const rk = client(fake);
+    const operation: Operation = "bulk-exports";
+
+    await rk.decide({ customerId: 42, operation });
+
+    expect(fake.bodies()).toEqual([{ customerId: 42, operation: "bulk-exports" }]);
   });
 
   it.each([
