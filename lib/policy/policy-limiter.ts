@@ -1,6 +1,6 @@
 import { type Clock, Limiter, type LimiterOptions } from "@/lib/limiter";
 import type { Operation } from "@/lib/vocabulary";
-import { bucketKey, type CustomerPolicy, dryRunLimitsFor, limitsFor } from "./snapshot";
+import { type CustomerPolicy, dryRunLimitsFor, limitsFor } from "./snapshot";
 
 /** RequestInput is what the shared limiter decides on: a customer, an operation, and the time. */
 export interface RequestInput {
@@ -12,15 +12,9 @@ export interface RequestInput {
   dryRun?: boolean;
 }
 
-/**
- * customerKey is the key func: one bucket key per customer and operation class, made with the
- * snapshot (a class the snapshot does not know, which no surface lets through, gets its key made
- * on the spot).
- */
+/** customerKey is the key func: one bucket key per customer and operation class. */
 export function customerKey(input: RequestInput): string {
-  return (
-    input.customer.bucketKeys.get(input.operation) ?? bucketKey(input.customer.id, input.operation)
-  );
+  return input.customer.bucketKeys.get(input.operation);
 }
 
 /**

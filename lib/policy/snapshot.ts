@@ -25,11 +25,8 @@ export interface CustomerPolicy {
   planId: number;
   planSlug: string;
   planName: string;
-  /**
-   * bucketKeys name the customer's bucket of each class of the snapshot (`bucketKey`), made once
-   * per snapshot: they keep classes apart even when their limits are equal.
-   */
-  bucketKeys: ReadonlyMap<Operation, string>;
+  /** bucketKeys name the customer's bucket of each class: classes apart even when their limits are equal. */
+  bucketKeys: BucketKeys;
   /** planLimits are the plan's enforced limits by class; a class it does not name is unlimited. */
   planLimits: ReadonlyMap<Operation, Limit[]>;
   /** planDryRun are the plan's dry-run limits by class: evaluated and counted, never refusing. */
@@ -125,6 +122,35 @@ export function bucketKey(customerId: number, operation: Operation): string {
   return `${customerId}:${operation}`;
 }
 
+/**
+ * BucketKeys name one customer's buckets by class (`bucketKey`): read's and write's made with the
+ * snapshot, another class's on its first decision and kept, so that no decision builds a string
+ * and a snapshot of many customers costs one small object each.
+ */
+export class BucketKeys {
+  readonly read: string;
+  readonly write: string;
+  private others: Map<Operation, string> | undefined;
+
+  constructor(private readonly customerId: number) {
+    this.read = bucketKey(customerId, "read");
+    this.write = bucketKey(customerId, "write");
+  }
+
+  /** get is the key of the customer's bucket of `operation`. */
+  get(operation: Operation): string {
+    if (operation === "read") return this.read;
+    if (operation === "write") return this.write;
+    let key = this.others?.get(operation);
+    if (key === undefined) {
+      key = bucketKey(this.customerId, operation);
+      this.others ??= new Map();
+      this.others.set(operation, key);
+    }
+    return key;
+  }
+}
+
 /** activeOverride returns the customer's override for the operation if it applies at `now` (ms). */
 export function activeOverride(
   customer: CustomerPolicy,
@@ -207,7 +233,7 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
       planId: row.planId,
       planSlug: plan.slug,
       planName: plan.name,
-      bucketKeys: new Map(classList.map((name) => [name, bucketKey(row.id, name)])),
+      bucketKeys: new BucketKeys(row.id),
       planLimits: plan.limits,
       planDryRun: plan.dryRun,
       overrides,
