@@ -166,8 +166,9 @@ export function PlanForm<T>({
         <section className="card">
           <h2>Limits</h2>
           <p className="muted intro">
-            GET and HEAD are reads, other methods write. A request passes when every enforced limit
-            of its operation has room; a dry-run limit only counts what it would refuse.
+            GET and HEAD are reads, other methods write, unless a request names another class (see{" "}
+            <Link href="/classes">Classes</Link>). A request passes when every enforced limit of its
+            class has room; a dry-run limit only counts what it would refuse.
           </p>
           <LimitRows
             rows={draft.limits}
