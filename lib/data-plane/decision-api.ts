@@ -171,7 +171,9 @@ function unknownClasses(
     const operation = isRecord(requests[i])
       ? (requests[i] as { operation?: unknown }).operation
       : undefined;
-    if (!isClassName(operation) || snapshot.classes.has(operation)) continue;
+    // A known class first: one Set lookup per valid request, the pattern only for the others.
+    if (typeof operation !== "string" || snapshot.classes.has(operation)) continue;
+    if (!isClassName(operation)) continue;
     const path = kind === "single" ? "operation" : `decisions.${i}.operation`;
     errors ??= Object.create(null) as FieldErrors;
     errors[path] = [unknownClassMessage(operation, snapshot.classes)];

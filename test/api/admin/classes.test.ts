@@ -5,6 +5,8 @@ import {
   DELETE as clearOverride,
   PUT as putOverride,
 } from "@/app/api/admin/customers/[id]/overrides/[operation]/route";
+import { POST as testRequest } from "@/app/api/admin/customers/[id]/test-request/route";
+import { POST as promote } from "@/app/api/admin/plans/[id]/dry-run/promote/route";
 import { PATCH as patchPlan } from "@/app/api/admin/plans/[id]/route";
 import { listAudit } from "@/db/queries/audit";
 import { classesAnswerSchema } from "@/lib/schemas/operation-class-answer.schema";
@@ -175,6 +177,30 @@ describe("operation classes", () => {
     expect((await setOverride(t.demoId, "exports", [{ count: 1, periodMs: HOUR }])).status).toBe(
       404,
     );
+  });
+
+  it("refuses a test request or a promotion of a class that does not exist, by field", async () => {
+    const unknown = ['Unknown class "exports": use one of read, write.'];
+    const tried = await testRequest(
+      adminRequest("/x", { cookie, body: { operation: "exports" } }),
+      idParams(t.demoId),
+    );
+    expect(tried.status).toBe(400);
+    expect((await tried.json()).errors).toEqual({ operation: unknown });
+    const pro = t.planId("pro");
+    const promoted = await promote(
+      adminRequest("/x", { cookie, body: { operation: "exports" } }),
+      idParams(pro),
+    );
+    expect(promoted.status).toBe(400);
+    expect((await promoted.json()).errors).toEqual({ operation: unknown });
+    // Once it exists, the test request decides on it (no limits: unlimited).
+    expect((await post({ name: "exports" })).status).toBe(201);
+    const decided = await testRequest(
+      adminRequest("/x", { cookie, body: { operation: "exports" } }),
+      idParams(t.demoId),
+    );
+    expect(await decided.json()).toMatchObject({ status: 200, reason: "ok" });
   });
 
   it("answers 404 for a class that is not there, and for a name no class can have", async () => {
