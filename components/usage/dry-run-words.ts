@@ -1,4 +1,5 @@
 import { formatShare } from "@/components/charts/number-format";
+import { classTitle } from "@/components/classes/class-words";
 import type { DryRunLimitReport, DryRunState } from "@/lib/client/types";
 import { countOf, describeLimit } from "@/lib/format";
 
@@ -106,7 +107,7 @@ export function dryRunTitle(
   report: Pick<DryRunLimitReport, "operation" | "count" | "periodMs" | "source">,
   withSource = false,
 ): string {
-  const op = report.operation === "read" ? "Reads" : "Writes";
+  const op = classTitle(report.operation);
   const source = withSource ? (report.source === "override" ? " (override)" : " (plan)") : "";
   return `${op}: ${describeLimit(report)}${source}`;
 }
