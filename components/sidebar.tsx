@@ -13,6 +13,7 @@ export const NAV_LINKS = [
   { href: "/overview", label: "Overview" },
   { href: "/plans", label: "Plans" },
   { href: "/customers", label: "Customers" },
+  { href: "/classes", label: "Classes" },
   { href: "/service-tokens", label: "Service tokens" },
   { href: "/routes", label: "Gateway routes" },
   { href: "/simulator", label: "Simulator" },

@@ -83,6 +83,7 @@ for (const screen of SCREENS) {
         [`/customers/${customer.id}?range=30d`, customer.name],
         ["/customers/abc", "Customer not found"],
         ["/nonexistent", "Page not found"],
+        ["/classes", "Operation classes"],
         ["/service-tokens", "Service tokens"],
         ["/routes", "Gateway routes"],
         ["/simulator", "Simulator"],

@@ -2,19 +2,33 @@
 // admin API, the dashboard and its browser bundle all import them from here. Nothing here may
 // import anything of the app.
 
-/** OPERATIONS are the kinds of request a plan limits: GET and HEAD read, every other method writes. */
-export const OPERATIONS = ["read", "write"] as const;
+/**
+ * DEFAULT_CLASSES are the operation classes that always exist (seeded, never deleted) and that
+ * requests fall into by method when they name none: GET and HEAD read, every other method writes.
+ */
+export const DEFAULT_CLASSES = ["read", "write"] as const;
 
-/** Operation is "read" or "write". */
-export type Operation = (typeof OPERATIONS)[number];
+/**
+ * CLASS_NAME_PATTERN is what an operation class's name looks like: a lowercase letter, then up to
+ * 31 lowercase letters, digits or hyphens.
+ */
+export const CLASS_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+
+/**
+ * Operation is the name of an operation class (CLASS_NAME_PATTERN): one of DEFAULT_CLASSES or
+ * one an operator added. Which names exist is the policy's to say (its snapshot's `classes`).
+ */
+export type Operation = string;
+
+/** isDefaultClass says whether a class is one of DEFAULT_CLASSES (which cannot be deleted). */
+export function isDefaultClass(name: string): boolean {
+  return name === "read" || name === "write";
+}
 
 /** operationOf maps an HTTP method to an operation: GET and HEAD read, every other method writes. */
 export function operationOf(method: string): Operation {
   return method === "GET" || method === "HEAD" ? "read" : "write";
 }
-
-/** CLASS_NAME_PATTERN is the form of an operation class's name: "read", "exports", "bulk-write". */
-export const CLASS_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
 
 /** CUSTOMER_STATUSES: a suspended customer's requests are refused with 403. */
 export const CUSTOMER_STATUSES = ["active", "suspended"] as const;
@@ -230,6 +244,9 @@ export const AUDIT_ACTIONS = [
   "service-token.revoke",
   "route-rules.set",
   "quota.grant",
+  "class.create",
+  "class.update",
+  "class.delete",
 ] as const;
 
 /** AuditAction is one of AUDIT_ACTIONS. */

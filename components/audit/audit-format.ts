@@ -24,6 +24,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "service-token.revoke": "Service token revoked",
   "route-rules.set": "Gateway routes changed",
   "quota.grant": "Quota granted",
+  "class.create": "Class created",
+  "class.update": "Class changed",
+  "class.delete": "Class deleted",
 };
 
 /** KindOf is what an audited action changes: the part of its code before the dot. */
@@ -37,6 +40,7 @@ const AUDITED_KINDS: Record<KindOf<AuditAction>, string> = {
   "service-token": "service tokens",
   "route-rules": "gateway route rules",
   quota: "quota grants",
+  class: "operation classes",
 };
 
 /**

@@ -1,14 +1,13 @@
 "use client";
 
+import { classTitle, orderedClasses } from "@/components/classes/class-words";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ErrorNote } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import type { CustomerListItem, PlanListItem } from "@/lib/client/types";
 import { describePolicyLimits } from "@/lib/format";
-import { OPERATIONS } from "@/lib/vocabulary";
+import { DEFAULT_CLASSES, type Operation } from "@/lib/vocabulary";
 import { useCustomerPatch } from "./use-customer-patch";
-
-const OPERATION_HEADINGS = { read: "Reads", write: "Writes" } as const;
 
 /**
  * ChangePlanDialog confirms moving a customer to another plan, naming both plans and setting
@@ -33,8 +32,14 @@ export function ChangePlanDialog({
       onClose();
     },
   });
-  const limitsOf = (plan: PlanListItem | undefined, operation: (typeof OPERATIONS)[number]) =>
+  const limitsOf = (plan: PlanListItem | undefined, operation: Operation) =>
     plan ? describePolicyLimits(plan.limits.filter((l) => l.operation === operation)) : "–";
+  // Read and write always, then every other class either plan limits.
+  const classes = orderedClasses([
+    ...DEFAULT_CLASSES,
+    ...(from?.limits ?? []).map((l) => l.operation),
+    ...to.limits.map((l) => l.operation),
+  ]);
   return (
     <ConfirmDialog
       title={`Move “${customer.name}” to ${to.name}?`}
@@ -60,9 +65,9 @@ export function ChangePlanDialog({
           </tr>
         </thead>
         <tbody>
-          {OPERATIONS.map((operation) => (
+          {classes.map((operation) => (
             <tr key={operation}>
-              <th scope="row">{OPERATION_HEADINGS[operation]}</th>
+              <th scope="row">{classTitle(operation)}</th>
               <td>{limitsOf(from, operation)}</td>
               <td>{limitsOf(to, operation)}</td>
             </tr>

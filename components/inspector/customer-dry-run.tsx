@@ -3,13 +3,14 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { orderedClasses } from "@/components/classes/class-words";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ErrorNote } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { DryRunCard, useDryRunReport } from "@/components/usage/dry-run-card";
 import { api } from "@/lib/client/api";
 import { describeLimits } from "@/lib/format";
-import { OPERATIONS, type Operation } from "@/lib/vocabulary";
+import type { Operation } from "@/lib/vocabulary";
 
 /**
  * CustomerDryRun shows what the dry-run limits tried on a customer (its overrides' or its
@@ -51,7 +52,7 @@ export function CustomerDryRun({ customerId, planId }: { customerId: number; pla
       withSource
     >
       <div className="row">
-        {OPERATIONS.map((operation) =>
+        {orderedClasses(limits.map((l) => l.operation)).map((operation) =>
           promotable(operation).length > 0 ? (
             <button
               key={operation}

@@ -1,13 +1,13 @@
 "use client";
 
+import { classTitle } from "@/components/classes/class-words";
 import { RangePicker } from "@/components/usage/range-picker";
 import { UsageCard, useScopedUsage } from "@/components/usage/scoped-usage";
 import { allowancePerStep } from "@/components/usage/usage-data";
 import { RANGE_SPECS, ROLLUP_RANGES, type RollupRange } from "@/components/usage/usage-range";
 import type { OverrideView, PlanWithLimits } from "@/lib/client/types";
 import { countOf, describeLimits } from "@/lib/format";
-import { OPERATIONS, type Operation } from "@/lib/vocabulary";
-import { OPERATION_TITLES } from "./operation-panel";
+import type { Operation } from "@/lib/vocabulary";
 
 /**
  * enforcedLimits are the limits a customer's requests of one operation obey at `now` (ms): its
@@ -25,18 +25,21 @@ export function enforcedLimits(
 }
 
 /**
- * CustomerUsage charts a customer's reads and writes over a range from the usage rollups,
+ * CustomerUsage charts a customer's requests of each class (`classes`, read and write first) over
+ * a range from the usage rollups,
  * denials marked, against the limits it obeys now (the line is what the tightest refills in a
  * step).
  */
 export function CustomerUsage({
   customerId,
+  classes,
   plan,
   overrides,
   range,
   onRange,
 }: {
   customerId: number;
+  classes: readonly Operation[];
   plan: PlanWithLimits | undefined;
   overrides: Partial<Record<Operation, OverrideView>>;
   range: RollupRange;
@@ -49,7 +52,7 @@ export function CustomerUsage({
         <RangePicker ranges={ROLLUP_RANGES} value={range} onChange={onRange} />
       </div>
       <div className="grid cols-2">
-        {OPERATIONS.map((operation) => (
+        {classes.map((operation) => (
           <OperationUsage
             key={operation}
             customerId={customerId}
@@ -81,7 +84,7 @@ function OperationUsage({
   const enforced = plan ? enforcedLimits(operation, plan.limits, override, now) : undefined;
   return (
     <UsageCard
-      title={`${OPERATION_TITLES[operation]} over time`}
+      title={`${classTitle(operation)} over time`}
       headingId={`usage-${operation}-heading`}
       range={range}
       usage={usage}

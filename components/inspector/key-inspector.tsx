@@ -3,13 +3,14 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
+import { orderedClasses } from "@/components/classes/class-words";
+import { useClassNames } from "@/components/classes/use-classes";
 import { NotFoundPage } from "@/components/ui/not-found-page";
 import { ErrorNote, Loading, PageHeader } from "@/components/ui/states";
 import { useUrlQuery } from "@/components/ui/use-url-query";
 import { scopedRangeSchema } from "@/components/usage/usage-range";
 import { ApiError, api } from "@/lib/client/api";
 import type { CustomerResponse, InspectResponse, PlansResponse } from "@/lib/client/types";
-import { OPERATIONS } from "@/lib/vocabulary";
 import { BillingDayEditor } from "./billing-day-editor";
 import { CustomerDryRun } from "./customer-dry-run";
 import { CustomerUsage } from "./customer-usage";
@@ -48,11 +49,19 @@ export function KeyInspector({ customerId }: { customerId: number }) {
     refetchInterval: 1_000,
     enabled: customer.isSuccess,
   });
+  const classNames = useClassNames();
+  // The classes the policy decides on (the inspection's, else the class list's), read and write first.
+  const classes = orderedClasses(inspect.data ? Object.keys(inspect.data.operations) : classNames);
   // The buckets' past, once per set of limits (a changed limit is a new series).
   const limitsKey = inspect.data
-    ? OPERATIONS.map((op) =>
-        inspect.data.operations[op].buckets.map((b) => `${b.limit.count}/${b.limit.periodMs}`),
-      ).join("|")
+    ? classes
+        .map(
+          (op) =>
+            `${op}=${(inspect.data.operations[op]?.buckets ?? [])
+              .map((b) => `${b.limit.count}/${b.limit.periodMs}`)
+              .join(",")}`,
+        )
+        .join("|")
     : undefined;
   const past = useQuery({
     queryKey: ["customers", customerId, "inspect", "history", limitsKey],
@@ -145,7 +154,7 @@ export function KeyInspector({ customerId }: { customerId: number }) {
         </div>
       ) : null}
       <div className="grid cols-2">
-        {OPERATIONS.map((operation) => (
+        {classes.map((operation) => (
           <OperationPanel
             key={operation}
             operation={operation}
@@ -158,10 +167,11 @@ export function KeyInspector({ customerId }: { customerId: number }) {
       </div>
       <div className="grid cols-2">
         <TrafficPanel customerId={c.id} windowMs={windowMs} />
-        <TestRequestPanel customerId={c.id} />
+        <TestRequestPanel customerId={c.id} classes={classes} />
       </div>
       <CustomerUsage
         customerId={c.id}
+        classes={classes}
         plan={plan}
         overrides={overrides}
         range={url.value.range}
@@ -172,7 +182,7 @@ export function KeyInspector({ customerId }: { customerId: number }) {
       <ErrorNote error={plans.error} />
       {plan ? (
         <div className="grid cols-2">
-          {OPERATIONS.map((operation) => {
+          {classes.map((operation) => {
             const planLimits = plan.limits.filter((l) => l.operation === operation);
             const override = overrides[operation];
             return (

@@ -1,11 +1,9 @@
+import { classTitle } from "@/components/classes/class-words";
 import type { DecisionView } from "@/lib/client/types";
 import type { Operation } from "@/lib/vocabulary";
 import { BucketPanel } from "./bucket-panel";
 import { type InspectorHistory, seriesKey } from "./history";
 import styles from "./inspector.module.css";
-
-/** OPERATION_TITLES name the operations as headings. */
-export const OPERATION_TITLES: Record<Operation, string> = { read: "Reads", write: "Writes" };
 
 /**
  * OperationPanel shows one operation's live buckets, and whether the plan or an override sets
@@ -28,7 +26,7 @@ export function OperationPanel({
   return (
     <section className="card" aria-labelledby={headingId}>
       <div className={styles.panelHead}>
-        <h2 id={headingId}>{OPERATION_TITLES[operation]}</h2>
+        <h2 id={headingId}>{classTitle(operation)}</h2>
         {decision ? (
           <span
             className={`badge ${decision.source === "override" ? styles.override : ""}`}

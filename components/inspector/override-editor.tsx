@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { formatSpan } from "@/components/charts/time-axis";
+import { classTitle } from "@/components/classes/class-words";
 import { Field } from "@/components/ui/field";
 import { type DraftErrors, firstErrors } from "@/components/ui/field-errors";
 import { useLeaveGuard } from "@/components/ui/leave-guard";
@@ -17,7 +18,6 @@ import type { OverrideInput } from "@/lib/schemas/customer.schema";
 import { formatDateTime, formatZone, TIME_INPUT_FORMAT } from "@/lib/time-format";
 import type { LimitShape, Operation } from "@/lib/vocabulary";
 import styles from "./inspector.module.css";
-import { OPERATION_TITLES } from "./operation-panel";
 import {
   draftOfOverride,
   EXPIRY_UNITS,
@@ -98,7 +98,7 @@ export function OverrideEditor({
   const changed = JSON.stringify(draft) !== JSON.stringify(initial);
   // Leaving the page with an unsaved override asks first, as the plan editor does.
   useLeaveGuard(changed);
-  const title = OPERATION_TITLES[operation];
+  const title = classTitle(operation);
   const path = `/customers/${customerId}/overrides/${operation}`;
 
   const onStored = (result: Pick<CustomerResponse, "overrides">, message: string) => {

@@ -25,11 +25,24 @@ const REASON_LABELS: Record<TestRequestResponse["reason"], string> = {
   suspended: "customer suspended",
 };
 
+/** CLASS_HINTS say which methods fall into the default classes. */
+const CLASS_HINTS: Readonly<Record<string, string>> = {
+  read: "read (GET)",
+  write: "write (POST, PUT, DELETE)",
+};
+
 /**
  * TestRequestPanel makes one real decision for the customer (tokens are consumed, as by an API
- * request) with a chosen operation and cost, and shows the outcome.
+ * request) with a chosen operation class (of `classes`, read and write first) and cost, and shows
+ * the outcome.
  */
-export function TestRequestPanel({ customerId }: { customerId: number }) {
+export function TestRequestPanel({
+  customerId,
+  classes,
+}: {
+  customerId: number;
+  classes: readonly Operation[];
+}) {
   const queryClient = useQueryClient();
   const [operation, setOperation] = useState<Operation>("read");
   const [cost, setCost] = useState("1");
@@ -78,8 +91,11 @@ export function TestRequestPanel({ customerId }: { customerId: number }) {
               value={operation}
               onChange={(e) => setOperation(e.target.value as Operation)}
             >
-              <option value="read">read (GET)</option>
-              <option value="write">write (POST, PUT, DELETE)</option>
+              {classes.map((name) => (
+                <option key={name} value={name}>
+                  {CLASS_HINTS[name] ?? name}
+                </option>
+              ))}
             </select>
           )}
         </Field>

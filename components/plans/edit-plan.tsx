@@ -1,7 +1,8 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useState } from "react";
+import { Fragment, type ReactNode, useState } from "react";
+import { classTitle, orderedClasses } from "@/components/classes/class-words";
 import { NotFoundPage } from "@/components/ui/not-found-page";
 import { ErrorNote, Loading, PageHeader } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
@@ -10,6 +11,7 @@ import { scopedRangeSchema } from "@/components/usage/usage-range";
 import { ApiError, api } from "@/lib/client/api";
 import type { PlanResponse, PlansResponse, PlanWithLimits } from "@/lib/client/types";
 import { countOf, describePolicyLimits } from "@/lib/format";
+import { DEFAULT_CLASSES } from "@/lib/vocabulary";
 import { draftFromPlan, validateUpdate } from "./plan-draft";
 import { PlanDryRun } from "./plan-dry-run";
 import { PlanForm } from "./plan-form";
@@ -114,10 +116,16 @@ function Editor({
           <section className="in-effect" aria-label="In effect now">
             <h3>In effect now</h3>
             <dl>
-              <dt>Reads</dt>
-              <dd>{describePolicyLimits(saved.limits.filter((l) => l.operation === "read"))}</dd>
-              <dt>Writes</dt>
-              <dd>{describePolicyLimits(saved.limits.filter((l) => l.operation === "write"))}</dd>
+              {orderedClasses([...DEFAULT_CLASSES, ...saved.limits.map((l) => l.operation)]).map(
+                (operation) => (
+                  <Fragment key={operation}>
+                    <dt>{classTitle(operation)}</dt>
+                    <dd>
+                      {describePolicyLimits(saved.limits.filter((l) => l.operation === operation))}
+                    </dd>
+                  </Fragment>
+                ),
+              )}
               <dt>Used by</dt>
               <dd>{customers === undefined ? "…" : countOf(customers, "customer")}</dd>
             </dl>

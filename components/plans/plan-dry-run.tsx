@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { classTitle, orderedClasses } from "@/components/classes/class-words";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ErrorNote, Loading } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
@@ -9,7 +10,6 @@ import { DryRunCard, useDryRunReport } from "@/components/usage/dry-run-card";
 import { api } from "@/lib/client/api";
 import type { PlanWithLimits, PromoteResponse } from "@/lib/client/types";
 import { countOf, describeLimits } from "@/lib/format";
-import { OPERATIONS } from "@/lib/vocabulary";
 
 /** planDryRunKey is the query key of a plan's dry-run report. */
 export function planDryRunKey(planId: number) {
@@ -81,10 +81,13 @@ export function PlanDryRun({
         >
           <p>
             From the next request, customers on “{plan.name}” are refused when they exceed{" "}
-            {OPERATIONS.map((op) => {
-              const mine = dryRun.filter((l) => l.operation === op);
-              return mine.length > 0 ? `${op}s: ${describeLimits(mine)}` : null;
-            })
+            {orderedClasses(dryRun.map((l) => l.operation))
+              .map((op) => {
+                const mine = dryRun.filter((l) => l.operation === op);
+                return mine.length > 0
+                  ? `${classTitle(op).toLowerCase()}: ${describeLimits(mine)}`
+                  : null;
+              })
               .filter(Boolean)
               .join("; ")}
             . A customer that has used up a limit in the dry run is refused at once. Unsaved edits

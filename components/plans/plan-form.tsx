@@ -1,7 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, Fragment, type ReactNode, useState } from "react";
+import { classTitle, orderedClasses } from "@/components/classes/class-words";
+import { useClassNames } from "@/components/classes/use-classes";
 import { Field } from "@/components/ui/field";
 import { firstErrors } from "@/components/ui/field-errors";
 import { useLeaveGuard } from "@/components/ui/leave-guard";
@@ -11,6 +13,7 @@ import { ErrorNote } from "@/components/ui/states";
 import type { Validation } from "@/components/ui/validation";
 import { ApiError } from "@/lib/client/api";
 import type { FieldErrors } from "@/lib/schemas/problem.schema";
+import { DEFAULT_CLASSES } from "@/lib/vocabulary";
 import { limitsInWords, type PlanDraft, sameDraft, slugify } from "./plan-draft";
 
 /** ADD_LIMITS are the plan editor's add buttons: a read or a write limit, 10 per second. */
@@ -61,6 +64,12 @@ export function PlanForm<T>({
   const [failure, setFailure] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const dirty = !sameDraft(draft, saved);
+  const classes = useClassNames();
+  // The summary: reads and writes always, then each other class the rows name.
+  const summaryClasses = orderedClasses([
+    ...DEFAULT_CLASSES,
+    ...draft.limits.map((l) => l.operation),
+  ]);
   // Leaving the page with unsaved changes asks first (a link, sign-out, reload or close).
   useLeaveGuard(dirty);
   // A new plan can be submitted as it is (to see what is missing); an edit needs a change.
@@ -157,13 +166,15 @@ export function PlanForm<T>({
         <section className="card">
           <h2>Limits</h2>
           <p className="muted intro">
-            GET and HEAD are reads, other methods write. A request passes when every enforced limit
-            of its operation has room; a dry-run limit only counts what it would refuse.
+            GET and HEAD are reads, other methods write, unless a request names another class (see{" "}
+            <Link href="/classes">Classes</Link>). A request passes when every enforced limit of its
+            class has room; a dry-run limit only counts what it would refuse.
           </p>
           <LimitRows
             rows={draft.limits}
             errors={firstErrors(errors)}
             withOperation
+            classes={classes}
             withDryRun
             adds={ADD_LIMITS}
             empty={
@@ -196,10 +207,12 @@ export function PlanForm<T>({
         <section className="card summary">
           <h2>{previewTitle}</h2>
           <dl>
-            <dt>Reads</dt>
-            <dd data-testid="words-read">{limitsInWords(draft, "read")}</dd>
-            <dt>Writes</dt>
-            <dd data-testid="words-write">{limitsInWords(draft, "write")}</dd>
+            {summaryClasses.map((operation) => (
+              <Fragment key={operation}>
+                <dt>{classTitle(operation)}</dt>
+                <dd data-testid={`words-${operation}`}>{limitsInWords(draft, operation)}</dd>
+              </Fragment>
+            ))}
           </dl>
           {aside}
         </section>

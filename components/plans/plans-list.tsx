@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useCallback, useMemo, useState } from "react";
+import { orderedClasses } from "@/components/classes/class-words";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { type DataColumn, DataTable, dataColumns } from "@/components/ui/data-table";
 import { ListToolbar, SearchField } from "@/components/ui/list-toolbar";
@@ -13,11 +14,39 @@ import { api } from "@/lib/client/api";
 import type { PlanListItem, PlansResponse } from "@/lib/client/types";
 import { countOf, describePolicyLimits } from "@/lib/format";
 import { plansQuerySchema } from "@/lib/schemas/plan.schema";
+import { isDefaultClass } from "@/lib/vocabulary";
 import { matchesPlan } from "./plan-picker";
 
 const column = dataColumns<PlanListItem>();
 
-function planColumns(onDelete: (plan: PlanListItem) => void): DataColumn<PlanListItem>[] {
+/** OTHER_CLASSES is the column of a plan's limits of classes other than read and write. */
+const OTHER_CLASSES = column.display({
+  id: "other-classes",
+  header: "Other classes",
+  cell: ({ row: { original: plan } }) => {
+    const others = orderedClasses(
+      plan.limits.map((l) => l.operation).filter((op) => !isDefaultClass(op)),
+    );
+    return others.length === 0 ? (
+      <span className="muted">–</span>
+    ) : (
+      others
+        .map(
+          (op) => `${op}: ${describePolicyLimits(plan.limits.filter((l) => l.operation === op))}`,
+        )
+        .join("; ")
+    );
+  },
+});
+
+/**
+ * planColumns are the plans table's columns; `withOtherClasses` adds one for the limits of the
+ * classes other than read and write (shown only while some plan has such limits).
+ */
+function planColumns(
+  onDelete: (plan: PlanListItem) => void,
+  withOtherClasses: boolean,
+): DataColumn<PlanListItem>[] {
   return [
     column.display({
       id: "plan",
@@ -44,6 +73,7 @@ function planColumns(onDelete: (plan: PlanListItem) => void): DataColumn<PlanLis
       cell: ({ row: { original: plan } }) =>
         describePolicyLimits(plan.limits.filter((l) => l.operation === "write")),
     }),
+    ...(withOtherClasses ? [OTHER_CLASSES] : []),
     column.display({
       id: "customers",
       header: "Customers",
@@ -92,9 +122,12 @@ export function PlansList() {
   const url = useUrlQuery(plansQuerySchema);
   const [deleting, setDeleting] = useState<PlanListItem>();
   const closeDelete = useCallback(() => setDeleting(undefined), []);
-  const columns = useMemo(() => planColumns(setDeleting), []);
   const q = url.value.q ?? "";
   const all = plans.data?.plans;
+  const withOtherClasses = (all ?? []).some((p) =>
+    p.limits.some((l) => !isDefaultClass(l.operation)),
+  );
+  const columns = useMemo(() => planColumns(setDeleting, withOtherClasses), [withOtherClasses]);
   const shown = useMemo(() => (all ?? []).filter((p) => matchesPlan(p, q)), [all, q]);
   return (
     <>

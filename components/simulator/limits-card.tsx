@@ -1,12 +1,15 @@
 "use client";
 
+import { classTitle } from "@/components/classes/class-words";
+import { useClassNames } from "@/components/classes/use-classes";
 import { PlanPicker } from "@/components/plans/plan-picker";
 import { Field } from "@/components/ui/field";
 import type { DraftErrors } from "@/components/ui/field-errors";
 import type { LimitDraft } from "@/components/ui/limit-draft";
 import { ADD_BLANK_LIMIT, LimitRows } from "@/components/ui/limit-rows";
 import type { PlanListItem } from "@/lib/client/types";
-import { OPERATIONS, type Operation } from "@/lib/vocabulary";
+import { isClassName } from "@/lib/schemas/operation-class.schema";
+import type { Operation } from "@/lib/vocabulary";
 import styles from "./simulator.module.css";
 
 /** planSourceValue names a plan's limits for one operation in the source picker: "3:read". */
@@ -18,15 +21,14 @@ export function planSourceValue(planId: number, operation: Operation): string {
 export function sourceOf(value: string): { planId: number | null; operation: Operation } {
   const [id, operation] = value.split(":");
   const planId = Number(id);
-  const known = OPERATIONS.find((o) => o === operation);
-  return Number.isSafeInteger(planId) && planId > 0 && known
-    ? { planId, operation: known }
+  return Number.isSafeInteger(planId) && planId > 0 && isClassName(operation)
+    ? { planId, operation }
     : { planId: null, operation: "read" };
 }
 
 /**
- * LimitsCard picks the limits to simulate: a plan's read or write limits (its dry-run ones marked
- * so), or custom ones; the rows can be edited in place without saving anything.
+ * LimitsCard picks the limits to simulate: a plan's limits of one operation class (its dry-run ones
+ * marked so), or custom ones; the rows can be edited in place without saving anything.
  */
 export function LimitsCard({
   plans,
@@ -46,6 +48,7 @@ export function LimitsCard({
   onRows: (rows: LimitDraft[]) => void;
 }) {
   const chosen = sourceOf(source);
+  const classes = useClassNames();
   return (
     <section className="card" aria-labelledby="sim-limits-heading">
       <h2 id="sim-limits-heading">
@@ -78,11 +81,13 @@ export function LimitsCard({
                 onSource(planSourceValue(chosen.planId, e.target.value as Operation))
               }
             >
-              {OPERATIONS.map((operation) => (
-                <option key={operation} value={operation}>
-                  {operation === "read" ? "Reads" : "Writes"}
-                </option>
-              ))}
+              {(classes.includes(chosen.operation) ? classes : [...classes, chosen.operation]).map(
+                (operation) => (
+                  <option key={operation} value={operation}>
+                    {classTitle(operation)}
+                  </option>
+                ),
+              )}
             </select>
           )}
         </Field>

@@ -9,8 +9,7 @@ import { api } from "@/lib/client/api";
 import type { PlansResponse } from "@/lib/client/types";
 import { type SimulationResult, simulate } from "@/lib/simulator/simulate";
 import type { SimulationInput } from "@/lib/simulator/simulation.schema";
-import { OPERATIONS } from "@/lib/vocabulary";
-import { LimitsCard, planSourceValue } from "./limits-card";
+import { LimitsCard, sourceOf } from "./limits-card";
 import { PatternCard } from "./pattern-card";
 import { defaultPatternDraft, type PatternDraft, simulationOfDraft } from "./pattern-draft";
 import { SimulationResults } from "./simulation-results";
@@ -33,14 +32,10 @@ export function Simulator() {
 
   const planList = plans.data?.plans ?? [];
   const sourceRows = (value: string): LimitDraft[] | undefined => {
-    for (const plan of planList) {
-      for (const operation of OPERATIONS) {
-        if (planSourceValue(plan.id, operation) === value) {
-          return plan.limits.filter((l) => l.operation === operation).map(draftOfLimit);
-        }
-      }
-    }
-    return undefined;
+    const { planId, operation } = sourceOf(value);
+    const plan = planList.find((p) => p.id === planId);
+    if (!plan) return undefined;
+    return plan.limits.filter((l) => l.operation === operation).map(draftOfLimit);
   };
   const original = sourceRows(source);
   const edited = original !== undefined && JSON.stringify(original) !== JSON.stringify(rows);

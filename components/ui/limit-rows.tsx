@@ -1,18 +1,20 @@
 "use client";
 
 import { type ReactNode, useId } from "react";
+import { classLabel } from "@/components/classes/class-words";
 import { PERIOD_UNITS } from "@/lib/format";
 import { MAX_COUNT } from "@/lib/schemas/limit.schema";
-import type { Operation } from "@/lib/vocabulary";
+import { DEFAULT_CLASSES, type Operation } from "@/lib/vocabulary";
 import type { DraftErrors } from "./field-errors";
 import { blankDraft, type LimitDraft } from "./limit-draft";
 import styles from "./limit-rows.module.css";
 import { type Choice, Select, unitChoices } from "./select";
 
-const OPERATIONS: Choice<Operation>[] = [
-  { value: "read", label: "Read" },
-  { value: "write", label: "Write" },
-];
+/** classChoices offers the classes in a row's select, with the row's own kept if not listed. */
+function classChoices(classes: readonly Operation[], own: Operation): Choice<Operation>[] {
+  const names = classes.includes(own) ? classes : [...classes, own];
+  return names.map((name) => ({ value: name, label: classLabel(name) }));
+}
 
 /** UNIT_CHOICES offer a period's units by their plural name. */
 const UNIT_CHOICES = unitChoices(PERIOD_UNITS);
@@ -33,7 +35,8 @@ export const ADD_BLANK_LIMIT: readonly LimitAdd<LimitDraft>[] = [
 
 /**
  * LimitRows edits a list of limits: count per period (amount and unit) and, with
- * `withOperation` (the rows must then carry one), each row's operation. Errors come one per
+ * `withOperation` (the rows must then carry one), each row's operation class, chosen among
+ * `classes` (read and write by default). Errors come one per
  * dotted path ("limits.0.count", "limits.0.periodMs", "limits.0.operation", "limits.0" for the
  * row, "limits" for the list) and show under their control. Controls are labelled "Count for
  * limit 1", "Period for limit 1", "Unit for limit 1", "Operation for limit 1", "Remove limit 1",
@@ -45,6 +48,7 @@ export function LimitRows<R extends LimitDraft>({
   onChange,
   adds,
   withOperation = false,
+  classes = DEFAULT_CLASSES,
   withDryRun = false,
   empty,
 }: {
@@ -53,6 +57,8 @@ export function LimitRows<R extends LimitDraft>({
   onChange: (rows: R[]) => void;
   adds: readonly LimitAdd<R>[];
   withOperation?: boolean;
+  /** classes are the operation classes a row may choose (with `withOperation`). */
+  classes?: readonly Operation[];
   /** withDryRun adds a "Dry run" box to each row: tried on live traffic, never refusing. */
   withDryRun?: boolean;
   /** empty is shown in place of the rows when there are none. */
@@ -90,6 +96,7 @@ export function LimitRows<R extends LimitDraft>({
                 id={`${idPrefix}-${index}`}
                 errors={errors}
                 withOperation={withOperation}
+                classes={classes}
                 withDryRun={withDryRun}
                 onChange={(change) => update(index, change)}
                 onRemove={() => onChange(rows.filter((_, i) => i !== index))}
@@ -126,6 +133,7 @@ function LimitRow({
   id,
   errors,
   withOperation,
+  classes,
   withDryRun,
   onChange,
   onRemove,
@@ -135,6 +143,7 @@ function LimitRow({
   id: string;
   errors: Readonly<DraftErrors>;
   withOperation: boolean;
+  classes: readonly Operation[];
   withDryRun: boolean;
   onChange: (change: Partial<LimitDraft>) => void;
   onRemove: () => void;
@@ -156,7 +165,7 @@ function LimitRow({
             <Select
               aria-label={`Operation for limit ${n}`}
               value={row.operation ?? "read"}
-              choices={OPERATIONS}
+              choices={classChoices(classes, row.operation ?? "read")}
               onChange={(operation) => onChange({ operation })}
               {...invalid(opError ?? rowError, opError ? "op" : "row")}
             />

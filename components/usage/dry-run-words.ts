@@ -1,8 +1,16 @@
 import { formatShare } from "@/components/charts/number-format";
+import { classTitle } from "@/components/classes/class-words";
 import type { DryRunLimitReport, DryRunState } from "@/lib/client/types";
 import { countOf, describeLimit } from "@/lib/format";
 
-const PLURAL = { read: "reads", write: "writes" } as const;
+const PLURAL: Readonly<Record<string, string>> = { read: "reads", write: "writes" };
+
+/** requestsOf names a class's requests: "reads", "writes", or `"exports" requests`. */
+function requestsOf(operation: string): string {
+  return (
+    (Object.hasOwn(PLURAL, operation) ? PLURAL[operation] : undefined) ?? `"${operation}" requests`
+  );
+}
 
 /**
  * describeAgo says how long before `now` a time was, roughly: "less than a minute ago", "5 min
@@ -83,7 +91,7 @@ export function dryRunVerdict(
   words = "the last 24 h",
   range?: VerdictRange,
 ): string {
-  const ops = PLURAL[report.operation];
+  const ops = requestsOf(report.operation);
   const subject =
     report.state === "dry-run" ? "This limit would have refused" : "It would have refused";
   const over = judgedOver(report, words, range);
@@ -99,7 +107,7 @@ export function dryRunTitle(
   report: Pick<DryRunLimitReport, "operation" | "count" | "periodMs" | "source">,
   withSource = false,
 ): string {
-  const op = report.operation === "read" ? "Reads" : "Writes";
+  const op = classTitle(report.operation);
   const source = withSource ? (report.source === "override" ? " (override)" : " (plan)") : "";
   return `${op}: ${describeLimit(report)}${source}`;
 }

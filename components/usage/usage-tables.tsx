@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { formatCount, formatShare } from "@/components/charts/number-format";
+import { classTitle } from "@/components/classes/class-words";
 import { Empty } from "@/components/ui/states";
 import type { NamedCustomerUsage, NearLimitView, PlanUsageView } from "@/lib/client/types";
 import { countOf } from "@/lib/format";
@@ -157,7 +158,7 @@ export function NearLimitTable({
             <td className={`${styles.cellWrap} ${styles.nameCell}`}>
               <Link href={`/customers/${n.customerId}`}>{n.name}</Link>
               <div className="muted small">
-                {n.operation === "read" ? "Reads" : "Writes"}
+                {classTitle(n.operation)}
                 {n.source === "override" ? ", override" : ""}
               </div>
             </td>

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { AuditAction } from "../../lib/vocabulary";
 import type { Tx } from "../client";
-import { auditLog, customers, plans, serviceTokens } from "../schema";
+import { auditLog, customers, operationClasses, plans, serviceTokens } from "../schema";
 import { type KeysetOrder, type KeysetPage, type KeyValue, keysetPage } from "./keyset";
 
 /** AuditEntry is one recorded operator change. */
@@ -144,7 +144,7 @@ export function pageAudit(
 ): KeysetPage<AuditListEntry> {
   const currentName = sql<
     string | null
-  >`coalesce(${customers.name}, ${plans.name}, ${serviceTokens.name})`;
+  >`coalesce(${customers.name}, ${plans.name}, ${serviceTokens.name}, ${operationClasses.name})`;
   return keysetPage(
     (where, orderBy, n) =>
       tx
@@ -175,6 +175,10 @@ export function pageAudit(
             eq(auditLog.entityType, "service-token"),
             sql`${serviceTokens.id} = ${auditLog.entityId}`,
           ),
+        )
+        .leftJoin(
+          operationClasses,
+          and(eq(auditLog.entityType, "class"), eq(operationClasses.name, auditLog.entityId)),
         )
         .where(where)
         .orderBy(...orderBy)

@@ -2,6 +2,7 @@ export * from "./audit-log";
 export * from "./customers";
 export * from "./items";
 export * from "./limit-overrides";
+export * from "./operation-classes";
 export * from "./operator";
 export * from "./plan-limits";
 export * from "./plans";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { OPERATIONS } from "../../lib/vocabulary";
 import { customers } from "./customers";
+import { operationClasses } from "./operation-classes";
 
 /**
  * limitOverrides replace a plan's limits for one customer and one operation. All rows of a
@@ -15,7 +15,9 @@ export const limitOverrides = sqliteTable(
     customerId: integer("customer_id")
       .notNull()
       .references(() => customers.id, { onDelete: "cascade" }),
-    operation: text("operation", { enum: OPERATIONS }).notNull(),
+    operation: text("operation")
+      .notNull()
+      .references(() => operationClasses.name, { onDelete: "restrict" }),
     count: integer("count").notNull(),
     periodMs: integer("period_ms").notNull(),
     /** dryRun: evaluated and counted on every admitted decision, never refusing (0 or 1). */
@@ -29,7 +31,6 @@ export const limitOverrides = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [
-    check("limit_overrides_operation", sql`${t.operation} IN ('read', 'write')`),
     check("limit_overrides_count_positive", sql`${t.count} > 0`),
     check("limit_overrides_period_positive", sql`${t.periodMs} > 0`),
     check("limit_overrides_dry_run", sql`${t.dryRun} IN (0, 1)`),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, unique } from "drizzle-orm/sqlite-core";
-import { OPERATIONS } from "../../lib/vocabulary";
+import { operationClasses } from "./operation-classes";
 import { plans } from "./plans";
 
 /** planLimits are a plan's limits: several per operation (a burst and a sustained one, say). */
@@ -11,7 +11,9 @@ export const planLimits = sqliteTable(
     planId: integer("plan_id")
       .notNull()
       .references(() => plans.id, { onDelete: "cascade" }),
-    operation: text("operation", { enum: OPERATIONS }).notNull(),
+    operation: text("operation")
+      .notNull()
+      .references(() => operationClasses.name, { onDelete: "restrict" }),
     count: integer("count").notNull(),
     periodMs: integer("period_ms").notNull(),
     /** dryRun: evaluated and counted on every admitted decision, never refusing (0 or 1). */
@@ -23,7 +25,6 @@ export const planLimits = sqliteTable(
     dryRunSince: integer("dry_run_since"),
   },
   (t) => [
-    check("plan_limits_operation", sql`${t.operation} IN ('read', 'write')`),
     check("plan_limits_count_positive", sql`${t.count} > 0`),
     check("plan_limits_period_positive", sql`${t.periodMs} > 0`),
     check("plan_limits_dry_run", sql`${t.dryRun} IN (0, 1)`),

@@ -10,7 +10,6 @@ import {
 } from "drizzle-orm/sqlite-core";
 import {
   LIMIT_SOURCES,
-  OPERATIONS,
   snakeCounterName,
   USAGE_COUNTERS,
   type UsageCounter,
@@ -39,7 +38,8 @@ function rollupKeyColumns() {
     customerId: integer("customer_id")
       .notNull()
       .references(() => customers.id, { onDelete: "cascade" }),
-    operation: text("operation", { enum: OPERATIONS }).notNull(),
+    /** operation is the class's name (no foreign key: history outlives a class). */
+    operation: text("operation").notNull(),
     /** planId is the customer's plan when it was decided (no foreign key: plans may go). */
     planId: integer("plan_id").notNull(),
   };
@@ -75,7 +75,6 @@ type Built<C> = Record<keyof C, AnySQLiteColumn>;
  */
 export function usageChecks(table: string, t: Built<Columns>, stepMs: number) {
   return [
-    check(`${table}_operation`, sql`${t.operation} IN ('read', 'write')`),
     check(`${table}_aligned`, sql`${t.startMs} % ${sql.raw(String(stepMs))} = 0`),
     check(
       `${table}_counts`,
@@ -87,7 +86,6 @@ export function usageChecks(table: string, t: Built<Columns>, stepMs: number) {
 /** dryRunChecks are the CHECK constraints of a dry-run rollup table whose rows span `stepMs`. */
 function dryRunChecks(table: string, t: Built<DryRunColumns>, stepMs: number) {
   return [
-    check(`${table}_operation`, sql`${t.operation} IN ('read', 'write')`),
     check(`${table}_source`, sql`${t.source} IN ('plan', 'override')`),
     check(`${table}_aligned`, sql`${t.startMs} % ${sql.raw(String(stepMs))} = 0`),
     check(`${table}_refused`, sql`${t.refused} >= 0`),

@@ -19,6 +19,7 @@ import type {
 } from "@/lib/schemas/customer-answer.schema";
 import type { Operation, PolicyLimit } from "@/lib/vocabulary";
 import { change } from "./change";
+import { missingClass } from "./classes";
 import type { AdminContext } from "./context";
 import type { Outcome } from "./plans";
 
@@ -161,6 +162,8 @@ function changeOverride(
 ): Outcome<OverridesView> {
   return change(rt, actor, (tx, now) => {
     if (!getCustomer(tx, id)) return notFound;
+    const missing = missingClass(tx, operation);
+    if (missing) return missing;
     const before = overridesOf(tx, id)[operation] ?? null;
     replaceOverride(tx, id, operation, limits, expiresAt, now);
     const after = overridesOf(tx, id);
@@ -214,7 +217,7 @@ export function promoteOverride(
   });
 }
 
-/** resetBuckets forgets a customer's buckets: both operations start full again. */
+/** resetBuckets forgets a customer's buckets: those of every class start full again. */
 export function resetBuckets(rt: AdminContext, id: number): Promise<number> {
-  return rt.decisions.forget(id);
+  return rt.decisions.forget(id, rt.policy.snapshot.classes);
 }

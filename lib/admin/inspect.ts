@@ -7,7 +7,6 @@ import type { BucketHistory, DecisionView, LevelSample } from "@/lib/schemas/ins
 import { replayBucket } from "@/lib/usage/bucket-history";
 import type { LiveTraffic } from "@/lib/usage/live-traffic";
 import type { Operation } from "@/lib/vocabulary";
-import { OPERATIONS } from "@/lib/vocabulary";
 import type { AdminContext } from "./context";
 
 function finite(value: number): number | null {
@@ -21,7 +20,7 @@ export function toView(
   now: number,
   { details, source: store }: Decision,
 ): DecisionView {
-  const override = customer.overrides[operation];
+  const override = customer.overrides.get(operation);
   const overridden =
     override !== undefined && limitsFor(customer, operation, now) === override.limits;
   return {
@@ -45,14 +44,17 @@ export function toView(
   };
 }
 
-/** inspect peeks every bucket of a customer, per operation: nothing is consumed or created. */
+/**
+ * inspect peeks every bucket of a customer, per operation class of the policy (in its order):
+ * nothing is consumed or created.
+ */
 export async function inspect(
   rt: AdminContext,
   customer: CustomerPolicy,
 ): Promise<Record<Operation, DecisionView>> {
   const now = rt.clock.now();
-  const result = {} as Record<Operation, DecisionView>;
-  for (const operation of OPERATIONS) {
+  const result: Record<Operation, DecisionView> = {};
+  for (const operation of rt.policy.snapshot.classes) {
     const input: RequestInput = { customer, operation, now };
     result[operation] = toView(customer, operation, now, await rt.decisions.peek(input));
   }
@@ -84,10 +86,10 @@ export async function bucketHistory(
 ): Promise<BucketHistory> {
   const fromMs = now - seconds * 1000;
   const view = await live.takenSeconds(now, seconds, [customerId]);
-  const result = {} as Record<Operation, LevelSample[][]>;
-  for (const operation of OPERATIONS) {
+  const result: Record<Operation, LevelSample[][]> = {};
+  for (const [operation, inspected] of Object.entries(operations)) {
     const taken = view.seconds.get(`${customerId}|${operation}`) ?? [];
-    result[operation] = operations[operation].buckets.map((bucket) =>
+    result[operation] = inspected.buckets.map((bucket) =>
       replayBucket(limitOf(bucket.limit.count, bucket.limit.periodMs), taken, fromMs, now, bucket),
     );
   }

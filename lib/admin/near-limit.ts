@@ -13,7 +13,7 @@ import {
   withRefusals,
 } from "@/lib/usage/near-limit";
 import { SECOND_MS } from "@/lib/usage/time";
-import { type LimitShape, OPERATIONS, type Operation } from "@/lib/vocabulary";
+import type { LimitShape, Operation } from "@/lib/vocabulary";
 import type { Outcome } from "./plans";
 import { customerName, detailRange, minutesFrom, namesOf, type UsageContext } from "./usage";
 
@@ -160,7 +160,7 @@ async function perSecondPeaks(
   const ids: number[] = [];
   for (const [customerId] of busy) {
     let any = false;
-    for (const operation of q.operation ? [q.operation] : OPERATIONS) {
+    for (const operation of q.operation ? [q.operation] : snapshot.classes) {
       const policy = limitsOf(customerId, operation);
       const short = policy?.limits.filter((l) => !measuredAt(l, q.resolutionMs)) ?? [];
       if (policy && short.length > 0) {

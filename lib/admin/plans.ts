@@ -14,6 +14,7 @@ import type { PlanPromotedAnswer, PlanView } from "@/lib/schemas/plan-answer.sch
 import type { FieldErrors } from "@/lib/schemas/problem.schema";
 import type { Operation } from "@/lib/vocabulary";
 import { change } from "./change";
+import { unknownClassField, unknownLimitClasses } from "./classes";
 import type { AdminContext } from "./context";
 
 /** Outcome is a service result: the value, or a status with field errors or a message. */
@@ -34,6 +35,8 @@ const planNotFound = { ok: false, status: 404, title: "Plan not found" } as cons
 export function createPlan(rt: AdminContext, actor: string, input: PlanCreate): Outcome<PlanView> {
   return change(rt, actor, (tx, now) => {
     if (getPlanBySlug(tx, input.slug)) return slugTaken;
+    const unknown = unknownLimitClasses(tx, input.limits, "limits");
+    if (unknown) return unknown;
     const plan = insertPlan(tx, input, now);
     const entry = { action: "plan.create", entityType: "plan", entityId: plan.id } as const;
     return { ok: true, value: plan, audit: { ...entry, before: null, after: plan } };
@@ -52,6 +55,8 @@ export function updatePlan(
     if (!before) return planNotFound;
     if (input.slug && input.slug !== before.slug && getPlanBySlug(tx, input.slug)) return slugTaken;
     const { limits, ...fields } = input;
+    const unknown = limits ? unknownLimitClasses(tx, limits, "limits") : null;
+    if (unknown) return unknown;
     updatePlanRow(tx, id, fields, now);
     if (limits) replacePlanLimits(tx, id, limits, now);
     const after = getPlan(tx, id) as PlanView;
@@ -74,6 +79,8 @@ export function promoteDryRun(
   return change(rt, actor, (tx) => {
     const before = getPlan(tx, id);
     if (!before) return planNotFound;
+    const unknown = operation ? unknownClassField(tx, operation, "operation") : null;
+    if (unknown) return unknown;
     const promoted = promotePlanDryRun(tx, id, operation);
     if (promoted === 0) {
       return {

@@ -1,19 +1,19 @@
+import { listClassNames } from "@/db/queries/operation-classes";
 import { listRouteRules, listStoredRouteRules, replaceRouteRules } from "@/db/queries/route-rules";
 import { routeEffect } from "@/lib/policy/route-rules";
 import type { FieldErrors } from "@/lib/schemas/problem.schema";
 import type { RouteRules, RouteTest } from "@/lib/schemas/route-rule.schema";
 import type { RouteRulesAnswer, RouteTestAnswer } from "@/lib/schemas/route-rule-answer.schema";
-import { OPERATIONS } from "@/lib/vocabulary";
 import { change } from "./change";
 import type { AdminContext } from "./context";
 import type { Outcome } from "./plans";
 
 /**
- * routeRuleClasses are the operation classes a route rule may name: the one place that says so.
- * Today the built-in read and write; once classes are the operator's, the policy's classes.
+ * routeRuleClasses are the operation classes a route rule may name (the one place that says so):
+ * the classes the database has.
  */
-export function routeRuleClasses(_rt: AdminContext): readonly string[] {
-  return OPERATIONS;
+export function routeRuleClasses(rt: AdminContext): readonly string[] {
+  return listClassNames(rt.db);
 }
 
 /** routeRulesOf answers the route rules in the order they are tried, and the classes a rule may name. */

@@ -30,6 +30,9 @@ import {
   plainDecisionRequest,
 } from "@/lib/schemas/decision.schema";
 import type { DecisionAnswer } from "@/lib/schemas/decision-answer.schema";
+import { isRecord } from "@/lib/schemas/every-error";
+import { isClassName, unknownClassMessage } from "@/lib/schemas/operation-class.schema";
+import type { FieldErrors } from "@/lib/schemas/problem.schema";
 import { decisionResultJson, resultOfIdentity, resultOfVerdict } from "./decision-result";
 import { authenticateService, missingScope } from "./service-auth";
 
@@ -93,12 +96,13 @@ export function admitCall(
   return auth;
 }
 
-type Parsed<T> = { ok: true; data: T } | { ok: false; answer: HttpAnswer };
+/** Parsed is a body read: its data, or its field errors and the JSON value (undefined if none). */
+type Parsed<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors; value: unknown };
 
-/** parse reads a body's text as JSON through the one body reader: the value, or the 400. */
-function parse<S extends z.ZodType>(text: string, schema: S): Parsed<z.infer<S>> {
+/** parse reads a body's text as JSON through the one body reader: the value, or its errors. */
+function parse<S extends z.ZodType>(text: string, schema: S, value: unknown): Parsed<z.infer<S>> {
   const read = readJsonText(text, schema);
-  return read.ok ? read : { ok: false, answer: invalidAnswer(read.errors) };
+  return read.ok ? read : { ok: false, errors: read.errors, value };
 }
 
 /** jsonValue is the value of a JSON text, or undefined when it is not JSON. */
@@ -121,7 +125,7 @@ function readSingle(text: string): Parsed<DecisionRequest> {
   if (request && flatKeysOnce(text, value as Record<string, unknown>)) {
     return { ok: true, data: request };
   }
-  return parse(text, decisionRequestSchema);
+  return parse(text, decisionRequestSchema, value);
 }
 
 /** readBatch is readSingle for a batch (its items are nested: the full scan for repeated keys). */
@@ -129,7 +133,7 @@ function readBatch(text: string): Parsed<DecisionBatch> {
   const value = jsonValue(text);
   const batch = plainDecisionBatch(value);
   if (batch && repeatedKeyPaths(text) === null) return { ok: true, data: batch };
-  return parse(text, decisionBatchSchema);
+  return parse(text, decisionBatchSchema, value);
 }
 
 /** scopeRefusal is the 403 for a token that may not make these decisions (counted), or null. */
@@ -148,6 +152,53 @@ function scopeRefusal(
         ? 'This token may only peek ("peek": true); taking tokens needs the decide scope.'
         : "This token may not use the decision API.",
     ),
+  );
+}
+
+/**
+ * unknownClasses names each request whose operation is a well-formed class name the snapshot
+ * does not have (at `operation`, or a batch's `decisions.<index>.operation`), adding to `errors`
+ * (made when none are given), or returns them as they were (null when all are known): a Set
+ * lookup per request, nothing made unless one is unknown, and nothing decided or taken.
+ */
+function unknownClasses(
+  snapshot: PolicySnapshot,
+  requests: readonly unknown[],
+  kind: DecisionKind,
+  errors: FieldErrors | null = null,
+): FieldErrors | null {
+  for (let i = 0; i < requests.length; i++) {
+    const operation = isRecord(requests[i])
+      ? (requests[i] as { operation?: unknown }).operation
+      : undefined;
+    // A known class first: one Set lookup per valid request, the pattern only for the others.
+    if (typeof operation !== "string" || snapshot.classes.has(operation)) continue;
+    if (!isClassName(operation)) continue;
+    const path = kind === "single" ? "operation" : `decisions.${i}.operation`;
+    errors ??= Object.create(null) as FieldErrors;
+    errors[path] = [unknownClassMessage(operation, snapshot.classes)];
+  }
+  return errors;
+}
+
+/**
+ * invalidBody is the 400 of a body that failed its schema, its unknown classes named beside the
+ * other errors (every error of a body at once).
+ */
+function invalidBody(
+  rt: DecisionRuntime,
+  kind: DecisionKind,
+  failed: { errors: FieldErrors; value: unknown },
+): HttpAnswer {
+  const { value } = failed;
+  const items =
+    kind === "single"
+      ? [value]
+      : isRecord(value) && Array.isArray(value.decisions)
+        ? value.decisions
+        : [];
+  return invalidAnswer(
+    unknownClasses(rt.policy.snapshot, items, kind, failed.errors) ?? failed.errors,
   );
 }
 
@@ -185,7 +236,7 @@ function batchAnswer(results: DecisionAnswer[]): HttpAnswer {
 
 /**
  * answerBody answers an admitted call from its body's text: 400 for bad JSON, a key given twice
- * or bad fields (all of them at once), 403 for a token that may not, else 200 with the decision
+ * or bad fields (all of them at once), or an operation class the policy does not have, 403 for a token that may not, else 200 with the decision
  * (or a batch's, in order). Each decision goes through the app's one decision path; in memory the
  * answer comes at once, with Redis as a Promise. A batch is validated whole first (one bad item
  * refuses it, nothing decided), then each item is decided on its own, all started at once (so
@@ -200,18 +251,24 @@ export function answerBody(
 ): HttpAnswer | Promise<HttpAnswer> {
   if (kind === "single") {
     const parsed = readSingle(text);
-    if (!parsed.ok) return parsed.answer;
+    if (!parsed.ok) return invalidBody(rt, kind, parsed);
+    const snapshot = rt.policy.snapshot;
+    if (!snapshot.classes.has(parsed.data.operation)) {
+      return invalidAnswer(unknownClasses(snapshot, [parsed.data], kind) as FieldErrors);
+    }
     const refused = scopeRefusal(rt, token, [parsed.data]);
     if (refused) return refused;
-    const result = decideOne(rt, identityOf(rt.policy.snapshot, parsed.data), parsed.data);
+    const result = decideOne(rt, identityOf(snapshot, parsed.data), parsed.data);
     return result instanceof Promise ? result.then(singleAnswer) : singleAnswer(result);
   }
   const parsed = readBatch(text);
-  if (!parsed.ok) return parsed.answer;
+  if (!parsed.ok) return invalidBody(rt, kind, parsed);
   const { decisions } = parsed.data;
+  const snapshot = rt.policy.snapshot;
+  const unknown = unknownClasses(snapshot, decisions, kind);
+  if (unknown) return invalidAnswer(unknown);
   const refused = scopeRefusal(rt, token, decisions);
   if (refused) return refused;
-  const snapshot = rt.policy.snapshot;
   const byKey = new Map<string, Identity>();
   let pending = false;
   const results = decisions.map((request) => {

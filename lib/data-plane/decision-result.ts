@@ -12,10 +12,7 @@ import type { Operation } from "@/lib/vocabulary";
 
 // Summaries of snapshot objects (immutable, replaced whole on a policy change) are made once.
 const summaries = new WeakMap<CustomerPolicy, CustomerSummary>();
-const limits: Record<Operation, WeakMap<Limit, DecisionLimit>> = {
-  read: new WeakMap(),
-  write: new WeakMap(),
-};
+const limits = new Map<Operation, WeakMap<Limit, DecisionLimit>>();
 
 function summary(customer: CustomerPolicy): CustomerSummary {
   let made = summaries.get(customer);
@@ -31,10 +28,15 @@ function summary(customer: CustomerPolicy): CustomerSummary {
 }
 
 function limitOf(operation: Operation, limit: Limit): DecisionLimit {
-  let made = limits[operation].get(limit);
+  let byLimit = limits.get(operation);
+  if (!byLimit) {
+    byLimit = new WeakMap();
+    limits.set(operation, byLimit);
+  }
+  let made = byLimit.get(limit);
   if (!made) {
     made = { policy: policyName(operation, limit), count: limit.count, periodMs: limit.periodMs };
-    limits[operation].set(limit, made);
+    byLimit.set(limit, made);
   }
   return made;
 }

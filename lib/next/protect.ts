@@ -8,7 +8,8 @@ import { authorizationRefusal, identityRefusal, refusalOf } from "@/lib/policy/r
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
 import { getRuntime, type Runtime } from "@/lib/runtime";
 import { COST_RULE, isCost } from "@/lib/schemas/cost.schema";
-import { operationOf } from "@/lib/vocabulary";
+import { unknownClassMessage } from "@/lib/schemas/operation-class.schema";
+import { type Operation, operationOf } from "@/lib/vocabulary";
 import { failedResponse, guarded } from "./guarded";
 
 /** ProtectedContext is what a protected handler receives once the request is admitted. */
@@ -23,7 +24,9 @@ export interface ProtectedContext<B, P, Q = undefined> {
 
 /**
  * ProtectOptions: schemas for the path parameters, the query and the body (all validated before
- * deciding) and a cost derived from the body, under the one cost rule (cost.schema.ts).
+ * deciding), a cost derived from the body, under the one cost rule (cost.schema.ts), and the
+ * operation class the request draws from (a name, or one derived from the body; by default the
+ * method's: GET and HEAD read, others write).
  */
 export interface ProtectOptions<
   S extends z.ZodType | undefined,
@@ -34,6 +37,7 @@ export interface ProtectOptions<
   query?: Q;
   params?: R;
   cost?: (body: Parsed<S>) => number;
+  operation?: Operation | ((body: Parsed<S>) => Operation);
 }
 
 type Parsed<S> = S extends z.ZodType ? z.infer<S> : undefined;
@@ -80,7 +84,9 @@ async function parseInput<
  * the path parameters (404 when they name nothing), the query and the body (400 with field
  * errors); none of these refusals consumes. A body whose cost breaks the one cost rule (a whole
  * number from 1 to MAX_COST) is a 400 at `cost` that consumes nothing either. It then decides
- * through the app's one decision path (`decide`) for the method's operation, `cost` tokens
+ * through the app's one decision path (`decide`) for the request's operation class (`operation`,
+ * else the method's; one the policy does not have is a 400 at `operation` that consumes nothing),
+ * `cost` tokens
  * (default 1), all or nothing. Every answer after authentication carries the RateLimit fields; refusals are
  * `refusalOf`'s; an unexpected failure is a 500 problem with the cause logged.
  */
@@ -101,7 +107,13 @@ export function protect<
       if (!identity.ok) return refused(identityRefusal(identity.reason));
       const { customer } = identity;
 
-      const operation = operationOf(request.method);
+      // A fixed class that the policy does not have is refused before anything is read.
+      const fixed = typeof options.operation === "string" ? options.operation : undefined;
+      const classes = runtime.policy.snapshot.classes;
+      if (fixed !== undefined && !classes.has(fixed)) {
+        return invalid({ operation: [unknownClassMessage(fixed, classes)] });
+      }
+      let operation = fixed ?? operationOf(request.method);
       const refuse = async (response: Response) => {
         const peeked = await runtime.decisions.peek({
           customer,
@@ -113,6 +125,13 @@ export function protect<
       const input = await parseInput(request, route, options);
       if (!input.ok) return refuse(input.response);
       const { body, query, params } = input;
+      if (typeof options.operation === "function") {
+        const chosen = options.operation(body);
+        if (!classes.has(chosen)) {
+          return invalid({ operation: [unknownClassMessage(chosen, classes)] });
+        }
+        operation = chosen;
+      }
       const cost = options.cost ? options.cost(body) : 1;
       if (!isCost(cost)) {
         return refuse(invalid({ cost: [`${COST_RULE}; this request would cost ${cost}`] }));

@@ -1,6 +1,6 @@
 import type { DebugDetails, Limit, Limiter } from "@/lib/limiter";
 import type { StoreStatus } from "@/lib/schemas/health-answer.schema";
-import { type DecisionSource, OPERATIONS } from "@/lib/vocabulary";
+import type { DecisionSource, Operation } from "@/lib/vocabulary";
 import type { RequestInput } from "./policy-limiter";
 import { activeOverride, bucketKey, dryRunLimitsFor } from "./snapshot";
 
@@ -36,8 +36,11 @@ export interface DecisionStore {
   decide(input: RequestInput, n: number): Decision | Promise<Decision>;
   /** peek reports whether `n` tokens (1 by default) could be taken, consuming and creating nothing. */
   peek(input: RequestInput, n?: number): Decision | Promise<Decision>;
-  /** forget deletes a customer's buckets for both operations and returns how many it deleted. */
-  forget(customerId: number): Promise<number>;
+  /**
+   * forget deletes a customer's buckets of each of `classes` (the policy's) and returns how many
+   * it deleted.
+   */
+  forget(customerId: number, classes: Iterable<Operation>): Promise<number>;
   /**
    * invalidate drops what this instance remembers of the customers' decisions (refusals it
    * answers without the store), after their policy changed; "all" drops everything.
@@ -45,9 +48,9 @@ export interface DecisionStore {
   invalidate(customerIds: readonly number[] | "all"): void;
   /**
    * forgetLocal drops this instance's own state of a customer whose buckets another instance
-   * reset: remembered refusals and buckets held in memory.
+   * reset: remembered refusals and buckets held in memory, of each of `classes` (the policy's).
    */
-  forgetLocal(customerId: number): void;
+  forgetLocal(customerId: number, classes: Iterable<Operation>): void;
   status(): StoreStatus;
   /** ready settles once the store can answer (at once in memory; when Redis is connected). */
   ready(): Promise<void>;
@@ -117,10 +120,14 @@ export function evaluateDryRun(
   return { allowed: false, refusedBy: refusedBy.length > 0 ? refusedBy : limits, source };
 }
 
-/** forgetCustomer deletes both operations' buckets of a customer from an in-memory limiter. */
-export function forgetCustomer(limiter: Limiter<RequestInput, string>, customerId: number): number {
+/** forgetCustomer deletes a customer's buckets of each of `classes` from an in-memory limiter. */
+export function forgetCustomer(
+  limiter: Limiter<RequestInput, string>,
+  customerId: number,
+  classes: Iterable<Operation>,
+): number {
   let deleted = 0;
-  for (const operation of OPERATIONS) deleted += limiter.forget(bucketKey(customerId, operation));
+  for (const operation of classes) deleted += limiter.forget(bucketKey(customerId, operation));
   return deleted;
 }
 
@@ -138,14 +145,14 @@ export class MemoryDecisionStore implements DecisionStore {
     return { details: this.limiter.peekNWithDebug(input, n), source: "memory" };
   }
 
-  async forget(customerId: number): Promise<number> {
-    return forgetCustomer(this.limiter, customerId);
+  async forget(customerId: number, classes: Iterable<Operation>): Promise<number> {
+    return forgetCustomer(this.limiter, customerId, classes);
   }
 
   invalidate(): void {}
 
-  forgetLocal(customerId: number): void {
-    forgetCustomer(this.limiter, customerId);
+  forgetLocal(customerId: number, classes: Iterable<Operation>): void {
+    forgetCustomer(this.limiter, customerId, classes);
   }
 
   status(): StoreStatus {

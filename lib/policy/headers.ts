@@ -8,19 +8,22 @@ interface Words {
   item: string;
 }
 
-// Limits are immutable and live as long as the policy snapshot: their words are written once.
-const written: Record<Operation, WeakMap<Limit, Words>> = {
-  read: new WeakMap(),
-  write: new WeakMap(),
-};
+// Limits are immutable and live as long as the policy snapshot: their words are written once,
+// per class (one map per class, made on its first limit).
+const written = new Map<Operation, WeakMap<Limit, Words>>();
 
 function wordsOf(operation: Operation, limit: Limit): Words {
-  let words = written[operation].get(limit);
+  let byLimit = written.get(operation);
+  if (!byLimit) {
+    byLimit = new WeakMap();
+    written.set(operation, byLimit);
+  }
+  let words = byLimit.get(limit);
   if (!words) {
     const name = `${operation}-${limit.count}-per-${formatPeriod(limit.periodMs)}`;
     const item = `"${name}";q=${limit.count};w=${Math.max(1, seconds(limit.periodMs))}`;
     words = { name, item };
-    written[operation].set(limit, words);
+    byLimit.set(limit, words);
   }
   return words;
 }

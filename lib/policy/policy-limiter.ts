@@ -12,9 +12,9 @@ export interface RequestInput {
   dryRun?: boolean;
 }
 
-/** customerKey is the key func: one bucket key per customer and operation. */
+/** customerKey is the key func: one bucket key per customer and operation class. */
 export function customerKey(input: RequestInput): string {
-  return input.customer.bucketKeys[input.operation];
+  return input.customer.bucketKeys.get(input.operation);
 }
 
 /**

@@ -5,7 +5,7 @@ import { DecisionBatcher, type RedisClient, RedisLimiter } from "@/lib/limiter-r
 import type { Logger } from "@/lib/log";
 import type { Metrics } from "@/lib/metrics";
 import type { StoreStatus } from "@/lib/schemas/health-answer.schema";
-import { OPERATIONS, type Operation } from "@/lib/vocabulary";
+import type { Operation } from "@/lib/vocabulary";
 import {
   type Decision,
   type DecisionStore,
@@ -23,8 +23,11 @@ import { bucketKey } from "./snapshot";
 /** FailureMode is what an operation does while Redis is unreachable. */
 export type FailureMode = "open" | "closed";
 
-/** FailurePolicy maps each operation to its failure mode. */
-export type FailurePolicy = Record<Operation, FailureMode>;
+/**
+ * FailurePolicy maps operation classes to their failure mode; a class it does not name fails
+ * closed (as writes do).
+ */
+export type FailurePolicy = Readonly<Record<Operation, FailureMode>>;
 
 /** DEFAULT_FAILURE_POLICY: reads go on (bounded by the stand-in), writes are refused. */
 export const DEFAULT_FAILURE_POLICY: FailurePolicy = { read: "open", write: "closed" };
@@ -184,7 +187,7 @@ export class RedisDecisionStore implements DecisionStore {
       if (!decided.details.allowed) cache?.remember(input, n, decided.details, epoch);
       return { ...decided, source: "redis" };
     }
-    if (this.failure[input.operation] === "closed") {
+    if (this.failure[input.operation] !== "open") {
       return unavailable(input, n, this.retryAfterMs);
     }
     const details = this.standIn.allowNWithDebug(input, n);
@@ -203,11 +206,12 @@ export class RedisDecisionStore implements DecisionStore {
    * refusals (after the buckets are gone, so none decided before is kept) and tells the other
    * instances; it throws when Redis does.
    */
-  async forget(customerId: number): Promise<number> {
-    const local = forgetCustomer(this.standIn, customerId);
+  async forget(customerId: number, classes: Iterable<Operation>): Promise<number> {
+    const names = [...classes];
+    const local = forgetCustomer(this.standIn, customerId, names);
     let remote = 0;
     try {
-      for (const operation of OPERATIONS) {
+      for (const operation of names) {
         remote += await this.remote.forget(bucketKey(customerId, operation));
       }
     } catch (error) {
@@ -225,8 +229,8 @@ export class RedisDecisionStore implements DecisionStore {
     else this.denyCache?.forgetCustomers(customerIds);
   }
 
-  forgetLocal(customerId: number): void {
-    forgetCustomer(this.standIn, customerId);
+  forgetLocal(customerId: number, classes: Iterable<Operation>): void {
+    forgetCustomer(this.standIn, customerId, classes);
     this.denyCache?.forgetCustomers([customerId]);
   }
 

@@ -1,4 +1,9 @@
-import { POLICY_ROWS_FORMAT, policyRowsSchema } from "@/lib/schemas/policy-rows.schema";
+import {
+  OLDEST_READABLE_FORMAT,
+  POLICY_ROWS_FORMAT,
+  policyRowsSchema,
+} from "@/lib/schemas/policy-rows.schema";
+import { DEFAULT_CLASSES } from "@/lib/vocabulary";
 import type { PolicyRows } from "./snapshot";
 
 /**
@@ -21,6 +26,7 @@ export const ANCHOR_DAY_OF_OLDER_SNAPSHOTS = 1;
 export function encodePolicyRows(rows: PolicyRows): string {
   return JSON.stringify({
     format: POLICY_ROWS_FORMAT,
+    classes: [...(rows.classes ?? DEFAULT_CLASSES)],
     plans: rows.plans.map((plan) => ({
       id: plan.id,
       slug: plan.slug,
@@ -102,8 +108,10 @@ export function decodePolicyRows(text: string): DecodedRows {
     return { ok: false, problem: "unreadable", reason: "it is not JSON" };
   }
   const format = (value as { format?: unknown } | null)?.format;
-  if (format !== POLICY_ROWS_FORMAT) {
-    const older = typeof format === "number" && format < POLICY_ROWS_FORMAT;
+  const readable =
+    typeof format === "number" && format >= OLDEST_READABLE_FORMAT && format <= POLICY_ROWS_FORMAT;
+  if (!readable) {
+    const older = typeof format === "number" && format < OLDEST_READABLE_FORMAT;
     const newer = typeof format === "number" && format > POLICY_ROWS_FORMAT;
     return {
       ok: false,
@@ -124,10 +132,12 @@ export function decodePolicyRows(text: string): DecodedRows {
       reason: `${issue?.path.join(".") || "the snapshot"}: ${issue?.message ?? "invalid"}`,
     };
   }
-  const { format: _format, customers, ...rest } = parsed.data;
+  // A format-1 snapshot names no classes: its control plane knew only read and write.
+  const { format: _format, classes = [...DEFAULT_CLASSES], customers, ...rest } = parsed.data;
   return {
     ok: true,
     rows: {
+      classes,
       ...rest,
       customers: customers.map((c) =>
         c.billingAnchorDay === undefined

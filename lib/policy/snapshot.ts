@@ -1,6 +1,12 @@
 import { type Limit, limit } from "@/lib/limiter";
 import type { RouteRule } from "@/lib/schemas/route-rule.schema";
-import type { CustomerStatus, LimitRow, Operation, ServiceTokenScope } from "@/lib/vocabulary";
+import {
+  type CustomerStatus,
+  DEFAULT_CLASSES,
+  type LimitRow,
+  type Operation,
+  type ServiceTokenScope,
+} from "@/lib/vocabulary";
 import { NO_ROUTE_RULES, RouteMatcher } from "./route-rules";
 
 /**
@@ -21,12 +27,14 @@ export interface CustomerPolicy {
   planId: number;
   planSlug: string;
   planName: string;
-  /** bucketKeys keep read and write buckets apart even when their limits are equal. */
-  bucketKeys: Record<Operation, string>;
-  planLimits: Record<Operation, Limit[]>;
-  /** planDryRun are the plan's dry-run limits: evaluated and counted, never refusing. */
-  planDryRun: Record<Operation, Limit[]>;
-  overrides: Partial<Record<Operation, OverridePolicy>>;
+  /** bucketKeys name the customer's bucket of each class: classes apart even when their limits are equal. */
+  bucketKeys: BucketKeys;
+  /** planLimits are the plan's enforced limits by class; a class it does not name is unlimited. */
+  planLimits: ReadonlyMap<Operation, Limit[]>;
+  /** planDryRun are the plan's dry-run limits by class: evaluated and counted, never refusing. */
+  planDryRun: ReadonlyMap<Operation, Limit[]>;
+  /** overrides are the customer's overrides by class (a class at most once). */
+  overrides: ReadonlyMap<Operation, OverridePolicy>;
   /** apiKeyHash is the hash of the customer's current API key (never the key). */
   apiKeyHash: string;
   /**
@@ -44,6 +52,11 @@ export interface CustomerPolicy {
 
 /** PolicyRows are the stored rows a snapshot is built from. */
 export interface PolicyRows {
+  /**
+   * classes are the names of the operation classes (absent from snapshots of control planes
+   * that knew only read and write: DEFAULT_CLASSES then).
+   */
+  classes?: Operation[];
   plans: {
     id: number;
     slug: string;
@@ -113,6 +126,8 @@ export interface RevokedServiceToken {
  * service tokens by hash; it is immutable once built.
  */
 export interface PolicySnapshot {
+  /** classes are the operation classes a request may name: any other is refused (400). */
+  classes: ReadonlySet<Operation>;
   byKeyHash: ReadonlyMap<string, CustomerPolicy>;
   byId: ReadonlyMap<number, CustomerPolicy>;
   serviceTokens: ReadonlyMap<string, ServiceTokenPolicy>;
@@ -122,9 +137,45 @@ export interface PolicySnapshot {
   builtAt: number;
 }
 
-/** bucketKey names a customer's bucket for one operation. */
+/** NONE is the limits of a class a plan does not name: none (unlimited). */
+const NONE: Limit[] = [];
+Object.freeze(NONE);
+
+/** NO_OVERRIDES is the overrides of a customer that has none (one map shared by all). */
+const NO_OVERRIDES: ReadonlyMap<Operation, OverridePolicy> = new Map();
+
+/** bucketKey names a customer's bucket for one operation class: `${customerId}:${class}`. */
 export function bucketKey(customerId: number, operation: Operation): string {
   return `${customerId}:${operation}`;
+}
+
+/**
+ * BucketKeys name one customer's buckets by class (`bucketKey`): read's and write's made with the
+ * snapshot, another class's on its first decision and kept, so that no decision builds a string
+ * and a snapshot of many customers costs one small object each.
+ */
+export class BucketKeys {
+  readonly read: string;
+  readonly write: string;
+  private others: Map<Operation, string> | undefined;
+
+  constructor(private readonly customerId: number) {
+    this.read = bucketKey(customerId, "read");
+    this.write = bucketKey(customerId, "write");
+  }
+
+  /** get is the key of the customer's bucket of `operation`. */
+  get(operation: Operation): string {
+    if (operation === "read") return this.read;
+    if (operation === "write") return this.write;
+    let key = this.others?.get(operation);
+    if (key === undefined) {
+      key = bucketKey(this.customerId, operation);
+      this.others ??= new Map();
+      this.others.set(operation, key);
+    }
+    return key;
+  }
 }
 
 /** activeOverride returns the customer's override for the operation if it applies at `now` (ms). */
@@ -133,7 +184,7 @@ export function activeOverride(
   operation: Operation,
   now: number,
 ): OverridePolicy | undefined {
-  const override = customer.overrides[operation];
+  const override = customer.overrides.get(operation);
   return override && (override.expiresAt === null || now < override.expiresAt)
     ? override
     : undefined;
@@ -141,7 +192,9 @@ export function activeOverride(
 
 /** limitsFor returns the enforced limits of a customer's operation at `now` (ms). */
 export function limitsFor(customer: CustomerPolicy, operation: Operation, now: number): Limit[] {
-  return activeOverride(customer, operation, now)?.limits ?? customer.planLimits[operation];
+  return (
+    activeOverride(customer, operation, now)?.limits ?? customer.planLimits.get(operation) ?? NONE
+  );
 }
 
 /**
@@ -153,7 +206,9 @@ export function dryRunLimitsFor(
   operation: Operation,
   now: number,
 ): Limit[] {
-  return activeOverride(customer, operation, now)?.dryRun ?? customer.planDryRun[operation];
+  return (
+    activeOverride(customer, operation, now)?.dryRun ?? customer.planDryRun.get(operation) ?? NONE
+  );
 }
 
 /** NO_GRANTS is the grants of every customer that has none (one map, never written to). */
@@ -161,26 +216,38 @@ const NO_GRANTS: ReadonlyMap<string, number> = new Map();
 
 /** buildSnapshot turns stored rows into the in-memory policy. */
 export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot {
+  const classList = rows.classes ?? [...DEFAULT_CLASSES];
+  const classes: ReadonlySet<Operation> = new Set(classList);
   const planById = new Map(
     rows.plans.map((plan) => {
-      const limits: Record<Operation, Limit[]> = { read: [], write: [] };
-      const dryRun: Record<Operation, Limit[]> = { read: [], write: [] };
+      const limits = new Map<Operation, Limit[]>();
+      const dryRun = new Map<Operation, Limit[]>();
       for (const row of plan.limits) {
-        (row.dryRun ? dryRun : limits)[row.operation].push(limit(row.count, row.periodMs));
+        const byClass = row.dryRun ? dryRun : limits;
+        let list = byClass.get(row.operation);
+        if (!list) {
+          list = [];
+          byClass.set(row.operation, list);
+        }
+        list.push(limit(row.count, row.periodMs));
       }
       return [plan.id, { slug: plan.slug, name: plan.name, limits, dryRun }] as const;
     }),
   );
   // Overrides grouped by customer first: scanning them all for each customer cost
   // customers × overrides (2.9 s for 100,000 customers and 10,000 overrides, on every edit).
-  const overridesOf = new Map<number, Partial<Record<Operation, OverridePolicy>>>();
+  const overridesOf = new Map<number, Map<Operation, OverridePolicy>>();
   for (const o of rows.overrides) {
     let overrides = overridesOf.get(o.customerId);
     if (!overrides) {
-      overrides = {};
+      overrides = new Map();
       overridesOf.set(o.customerId, overrides);
     }
-    const entry = (overrides[o.operation] ??= { limits: [], dryRun: [], expiresAt: o.expiresAt });
+    let entry = overrides.get(o.operation);
+    if (!entry) {
+      entry = { limits: [], dryRun: [], expiresAt: o.expiresAt };
+      overrides.set(o.operation, entry);
+    }
     (o.dryRun ? entry.dryRun : entry.limits).push(limit(o.count, o.periodMs));
   }
   const byId = new Map<number, CustomerPolicy>();
@@ -188,7 +255,7 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
   for (const row of rows.customers) {
     const plan = planById.get(row.planId);
     if (!plan) continue;
-    const overrides = overridesOf.get(row.id) ?? {};
+    const overrides = overridesOf.get(row.id) ?? NO_OVERRIDES;
     const customer: CustomerPolicy = {
       id: row.id,
       name: row.name,
@@ -196,7 +263,7 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
       planId: row.planId,
       planSlug: plan.slug,
       planName: plan.name,
-      bucketKeys: { read: bucketKey(row.id, "read"), write: bucketKey(row.id, "write") },
+      bucketKeys: new BucketKeys(row.id),
       planLimits: plan.limits,
       planDryRun: plan.dryRun,
       overrides,
@@ -221,7 +288,7 @@ export function buildSnapshot(rows: PolicyRows, builtAt: number): PolicySnapshot
   }
   const rules = rows.routeRules ?? [];
   const routes = rules.length === 0 ? NO_ROUTE_RULES : new RouteMatcher(rules);
-  return { byKeyHash, byId, serviceTokens, revokedServiceTokens, routes, builtAt };
+  return { classes, byKeyHash, byId, serviceTokens, revokedServiceTokens, routes, builtAt };
 }
 
 /** limitIds names a list of limits by their ids, in order: "5/1000,100/60000". */
@@ -246,10 +313,11 @@ function policyFingerprint(customer: CustomerPolicy): string {
         .join(";"),
     );
   }
-  for (const operation of Object.keys(customer.planLimits).sort() as Operation[]) {
-    const override = customer.overrides[operation];
+  const named = new Set([...customer.planLimits.keys(), ...customer.overrides.keys()]);
+  for (const operation of [...named].sort()) {
+    const override = customer.overrides.get(operation);
     parts.push(
-      `${operation}=${limitIds(customer.planLimits[operation])}`,
+      `${operation}=${limitIds(customer.planLimits.get(operation) ?? NONE)}`,
       override ? `${limitIds(override.limits)}@${override.expiresAt ?? "never"}` : "-",
     );
   }

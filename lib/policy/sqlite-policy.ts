@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { lastAuditId } from "@/db/queries/audit";
 import { type CustomerRow, listCustomerRows, listOverrides } from "@/db/queries/customers";
+import { listClassNames } from "@/db/queries/operation-classes";
 import { listPlans } from "@/db/queries/plans";
 import { type GrantTotalRow, grantTotalsSince } from "@/db/queries/quota-grants";
 import { listRouteRules } from "@/db/queries/route-rules";
@@ -18,6 +19,7 @@ import type { PolicyRows } from "./snapshot";
 export function readPolicyState(db: Db, now: number): PolicyState {
   return db.transaction((tx) => ({
     rows: {
+      classes: listClassNames(tx),
       plans: listPlans(tx),
       customers: withGrants(listCustomerRows(tx), grantTotalsSince(tx, now - GRANT_LOOKBACK_MS)),
       overrides: listOverrides(tx),

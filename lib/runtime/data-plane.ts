@@ -208,12 +208,14 @@ export function createDecisions(
 /**
  * followNotices listens for the other instances' notices on the link: a policy change runs
  * `refresh` (the full app rereads SQLite; an edge rereads the snapshot in Redis); a reset drops
- * this instance's own state of the customer, and a (re)subscription, after its refresh, drops
- * what the decisions remember (notices sent meanwhile were lost).
+ * this instance's own state of the customer (its buckets of every class of `policy`'s snapshot),
+ * and a (re)subscription, after its refresh, drops what the decisions remember (notices sent
+ * meanwhile were lost).
  */
 export function followNotices(
   link: RedisLink,
   decisions: DecisionStore,
+  policy: PolicyStore,
   refresh: () => void,
   log: Logger,
 ): PolicySync {
@@ -221,7 +223,7 @@ export function followNotices(
     notices: link.notices,
     subscriber: link.subscriber,
     refresh,
-    reset: (customerId) => decisions.forgetLocal(customerId),
+    reset: (customerId) => decisions.forgetLocal(customerId, policy.snapshot.classes),
     caughtUp: () => decisions.invalidate("all"),
     log,
   });

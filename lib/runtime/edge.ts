@@ -86,7 +86,7 @@ export function createEdgeRuntime(options: EdgeRuntimeOptions): EdgeRuntime {
     where: url !== undefined ? redactUrl(url) : clusterNodes.map(redactUrl).join(", "),
     checkMs: options.checkMs,
   });
-  const sync = followNotices(redis, decisions, () => edgePolicy.check(), log);
+  const sync = followNotices(redis, decisions, policy, () => edgePolicy.check(), log);
   // The command connection coming (back) up is the moment to look (the subscription has its
   // own); before it is open there is nothing to read.
   redis.client.on("ready", () => edgePolicy.check());

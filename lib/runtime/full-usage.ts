@@ -8,6 +8,7 @@ import { UsageClaims } from "@/lib/usage/usage-claims";
 import { UsageFlusher } from "@/lib/usage/usage-flusher";
 import { UsageFolds } from "@/lib/usage/usage-folds";
 import { type UsageStep, UsageTimers } from "@/lib/usage/usage-timers";
+import type { Operation } from "@/lib/vocabulary";
 import type { RedisLink } from "./data-plane";
 import { createRedisUsage, type UsageParts } from "./data-plane-usage";
 
@@ -33,12 +34,14 @@ export interface FullUsage {
  * counts Redis could not be sent the SQLite sink writes now, and the LiveTrafficPusher shares
  * the live seconds. The control plane's side: with Redis, UsageClaims writes the fleet's closed
  * minutes into SQLite after each flush; UsageFolds folds and prunes once a minute, either way.
- * The read side: the dashboard's live view, RedisLiveTraffic (the fleet's) or LocalLiveTraffic.
+ * The read side: the dashboard's live view, RedisLiveTraffic (the fleet's, of the `classes` the
+ * policy has at each read) or LocalLiveTraffic.
  */
 export function createFullUsage(
   db: Db,
   redis: RedisLink | undefined,
   parts: UsageParts,
+  classes: () => Iterable<Operation>,
 ): FullUsage {
   const { clock, log, metrics, traffic, settings } = parts;
   const sqlite = new SqliteUsageSink({ db, metrics, log });
@@ -70,7 +73,7 @@ export function createFullUsage(
     everySecond: livePush ? [{ what: "live push", run: () => livePush.push() }] : [],
   });
   const live = redis
-    ? new RedisLiveTraffic(redis.client, redis.prefix, traffic, redis.timeoutMs, log)
+    ? new RedisLiveTraffic(redis.client, redis.prefix, traffic, redis.timeoutMs, log, classes)
     : new LocalLiveTraffic(traffic);
   return { usage, livePush, claims, folds, live, usageTimers };
 }

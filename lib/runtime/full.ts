@@ -154,7 +154,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       })
     : undefined;
   // The other instances' edits and resets: SQLite reread, what the decisions remember dropped.
-  const sync = redis ? followNotices(redis, decisions, () => policy.refresh(), log) : undefined;
+  const sync = redis
+    ? followNotices(redis, decisions, policy, () => policy.refresh(), log)
+    : undefined;
   // At start, and after every reconnection: a Redis restarted without persistence lost it.
   redis?.client.on("ready", () => snapshotWriter?.request());
 
@@ -172,7 +174,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const traffic = new TrafficLog(300);
   const { settings, startTimers } = usageOptionsOf(options.usage);
   const parts = { clock, log, metrics, traffic, settings };
-  const { usage, livePush, claims, folds, live, usageTimers } = createFullUsage(db, redis, parts);
+  const { usage, livePush, claims, folds, live, usageTimers } = createFullUsage(
+    db,
+    redis,
+    parts,
+    () => policy.snapshot.classes,
+  );
   if (startTimers) usageTimers.start();
 
   const backups = options.backups

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { CUSTOMER_STATUSES, OPERATIONS } from "@/lib/vocabulary";
+import { CUSTOMER_STATUSES } from "@/lib/vocabulary";
 import { limitShapeSchema } from "./limit-answer.schema";
 import { pageInfoSchema } from "./list.schema";
+import { classNameSchema } from "./operation-class.schema";
 import { decisionCountsSchema } from "./traffic-answer.schema";
 
 /**
@@ -43,7 +44,7 @@ export const overrideViewSchema = z
 export type OverrideView = z.infer<typeof overrideViewSchema>;
 
 /** overridesViewSchema is a customer's overrides by operation; an operation without one is absent. */
-export const overridesViewSchema = z.partialRecord(z.enum(OPERATIONS), overrideViewSchema);
+export const overridesViewSchema = z.record(classNameSchema, overrideViewSchema);
 
 /** OverridesView is a customer's overrides by operation, as answered. */
 export type OverridesView = z.infer<typeof overridesViewSchema>;

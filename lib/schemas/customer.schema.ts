@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { CUSTOMER_STATUSES, OPERATIONS } from "@/lib/vocabulary";
+import { CUSTOMER_STATUSES } from "@/lib/vocabulary";
 import { costSchema } from "./cost.schema";
 import { overrideLimitsSchema } from "./limit.schema";
+import { classNameSchema } from "./operation-class.schema";
 import { plainText } from "./text.schema";
 
 const name = plainText(
@@ -70,7 +71,7 @@ export const overrideSchema = z
  */
 export const testRequestSchema = z
   .object({
-    operation: z.enum(OPERATIONS),
+    operation: classNameSchema,
     cost: costSchema.default(1),
   })
   .strict();

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { OPERATIONS, SERVICE_TOKEN_SCOPES } from "@/lib/vocabulary";
+import { SERVICE_TOKEN_SCOPES } from "@/lib/vocabulary";
 import { decisionReasonSchema } from "./inspect-answer.schema";
 import { limitShapeSchema } from "./limit-answer.schema";
+import { classNameSchema } from "./operation-class.schema";
 import { problemSchema } from "./problem.schema";
 
 // The decision API's answers (docs/decision-api.md): POST /api/v1/decisions, its batch, and
@@ -43,7 +44,7 @@ export const decisionAnswerSchema = z
     reason: decisionReasonSchema,
     status: z.number().int(),
     customer: customerSummarySchema.nullable(),
-    operation: z.enum(OPERATIONS),
+    operation: classNameSchema,
     cost: z.number().int().positive(),
     remaining: z.number().nonnegative().nullable(),
     limit: decisionLimitSchema.nullable(),

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { OPERATIONS } from "@/lib/vocabulary";
 import { costSchema, isCost } from "./cost.schema";
 import { ANY_OBJECT } from "./every-error";
+import { classNameSchema, isClassName } from "./operation-class.schema";
 
 /** MAX_BATCH_DECISIONS is the most decisions one batch may ask for: 1,000. */
 export const MAX_BATCH_DECISIONS = 1_000;
@@ -10,7 +10,8 @@ export const MAX_KEY_LENGTH = 256;
 
 /**
  * decisionRequestSchema is one decision asked of the decision API: the customer by API `key` or
- * by `customerId` (exactly one), the `operation`, a `cost` in tokens (a whole number from 1 to
+ * by `customerId` (exactly one), the `operation` (a class's name: whether it exists is the
+ * policy's to say, before any token is taken), a `cost` in tokens (a whole number from 1 to
  * MAX_COST, 1 by default: see cost.schema.ts) and `peek` (decide without taking, false by default).
  * A body's errors are all reported at once, the customer's with the fields'.
  */
@@ -27,7 +28,7 @@ export const decisionRequestSchema = z
         .int("customerId must be a whole number (a safe integer)")
         .positive("customerId must be positive")
         .optional(),
-      operation: z.enum(OPERATIONS, { error: "operation must be read or write" }),
+      operation: classNameSchema,
       cost: costSchema.default(1),
       peek: z.boolean({ error: "peek must be true or false" }).default(false),
     },
@@ -88,7 +89,7 @@ export function plainDecisionRequest(value: unknown): DecisionRequest | undefine
     if (customerId !== undefined || typeof key !== "string") return undefined;
     if (key.length < 1 || key.length > MAX_KEY_LENGTH) return undefined;
   } else if (!Number.isSafeInteger(customerId) || (customerId as number) <= 0) return undefined;
-  if (!(OPERATIONS as readonly unknown[]).includes(operation)) return undefined;
+  if (!isClassName(operation)) return undefined;
   if (cost !== undefined && !isCost(cost)) return undefined;
   if (peek !== undefined && typeof peek !== "boolean") return undefined;
   const request: DecisionRequest = {

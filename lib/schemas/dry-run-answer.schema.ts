@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { LIMIT_SOURCES, OPERATIONS } from "@/lib/vocabulary";
+import { LIMIT_SOURCES } from "@/lib/vocabulary";
 import { limitShapeSchema } from "./limit-answer.schema";
+import { classNameSchema } from "./operation-class.schema";
 import { rangeShape } from "./usage-answer.schema";
 
 // The dry-run reports (GET /api/admin/plans/:id/dry-run, /api/admin/customers/:id/dry-run):
@@ -42,7 +43,7 @@ export type DryRunCustomer = z.infer<typeof dryRunCustomerSchema>;
  */
 export const dryRunLimitReportSchema = limitShapeSchema
   .extend({
-    operation: z.enum(OPERATIONS),
+    operation: classNameSchema,
     source: z.enum(LIMIT_SOURCES),
     state: dryRunStateSchema,
     stateSinceMs: z.number().int().nullable(),

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { DECISION_REASONS, DECISION_SOURCES, LIMIT_SOURCES, OPERATIONS } from "@/lib/vocabulary";
+import { DECISION_REASONS, DECISION_SOURCES, LIMIT_SOURCES } from "@/lib/vocabulary";
 import { storeStatusSchema } from "./health-answer.schema";
 import { limitShapeSchema } from "./limit-answer.schema";
+import { classNameSchema } from "./operation-class.schema";
 import { liveScopeSchema } from "./traffic-answer.schema";
 
 /** decisionReasonSchema is why a decision came out as it did ("ok" when allowed). */
@@ -75,7 +76,7 @@ export const bucketHistorySchema = z
     fromMs: z.number(),
     toMs: z.number(),
     scope: liveScopeSchema,
-    operations: z.record(z.enum(OPERATIONS), z.array(z.array(levelSampleSchema))),
+    operations: z.record(classNameSchema, z.array(z.array(levelSampleSchema))),
   })
   .strict();
 
@@ -88,7 +89,7 @@ export const inspectAnswerSchema = z
     customerId: z.number().int().positive(),
     now: z.number(),
     store: storeStatusSchema,
-    operations: z.record(z.enum(OPERATIONS), decisionViewSchema),
+    operations: z.record(classNameSchema, decisionViewSchema),
     history: bucketHistorySchema.optional(),
   })
   .strict();

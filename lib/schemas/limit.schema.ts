@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { OPERATIONS } from "@/lib/vocabulary";
 import { ANY_LIST, isRecord } from "./every-error";
+import { classNameSchema, isClassName } from "./operation-class.schema";
 
 /** MAX_COUNT is the largest count a stored limit may have. */
 export const MAX_COUNT = 1_000_000;
 /** MAX_PERIOD_MS is the longest period a stored limit may have: 30 days. */
 export const MAX_PERIOD_MS = 30 * 86_400_000;
 
-/** operationSchema accepts "read" or "write". */
-export const operationSchema = z.enum(OPERATIONS);
+/** operationSchema accepts the name of an operation class (whether it exists is checked on save). */
+export const operationSchema = classNameSchema;
 
 /**
  * limitRowSchema is one limit of a plan or override: count tokens per periodMs. Each bound is
@@ -51,7 +51,7 @@ function isWellTyped(
     isRecord(row) &&
     typeof row.count === "number" &&
     typeof row.periodMs === "number" &&
-    (row.operation === undefined || (OPERATIONS as readonly unknown[]).includes(row.operation)) &&
+    (row.operation === undefined || isClassName(row.operation)) &&
     (row.dryRun === undefined || typeof row.dryRun === "boolean")
   );
 }

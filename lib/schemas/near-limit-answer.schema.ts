@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { LIMIT_SOURCES, OPERATIONS } from "@/lib/vocabulary";
+import { LIMIT_SOURCES } from "@/lib/vocabulary";
 import { limitShapeSchema } from "./limit-answer.schema";
+import { classNameSchema } from "./operation-class.schema";
 import { liveScopeSchema } from "./traffic-answer.schema";
 import { rangeShape } from "./usage-answer.schema";
 
@@ -10,7 +11,7 @@ import { rangeShape } from "./usage-answer.schema";
 /** findingShape is who a near-limit finding is about, and its refusals over the range (429). */
 const findingShape = {
   customerId: z.number().int().positive(),
-  operation: z.enum(OPERATIONS),
+  operation: classNameSchema,
   source: z.enum(LIMIT_SOURCES),
   refused: z.number().int().nonnegative(),
 };

@@ -1,18 +1,24 @@
 import { z } from "zod";
 import {
   CUSTOMER_STATUSES,
-  OPERATIONS,
+  DEFAULT_CLASSES,
   QUOTA_PERIODS,
   SERVICE_TOKEN_SCOPES,
 } from "@/lib/vocabulary";
 import { isCost } from "./cost.schema";
+import { classNameSchema } from "./operation-class.schema";
 import { MAX_ROUTE_RULES, patternIssue, ROUTE_METHODS } from "./route-rule.schema";
 
 /**
- * POLICY_ROWS_FORMAT is the version of the policy snapshot's form in Redis. An edge refuses a
- * snapshot of another format (a newer control plane wrote it) and keeps the policy it has.
+ * POLICY_ROWS_FORMAT is the version of the policy snapshot's form in Redis: 2 since snapshots
+ * carry the operation classes. An edge refuses a snapshot of a later format (a newer control
+ * plane wrote it) and keeps the policy it has; it still reads format 1 (no classes: read and
+ * write), which a control plane of this version rewrites.
  */
-export const POLICY_ROWS_FORMAT = 1;
+export const POLICY_ROWS_FORMAT = 2;
+
+/** OLDEST_READABLE_FORMAT is the earliest snapshot format an edge of this version decides on. */
+export const OLDEST_READABLE_FORMAT = 1;
 
 const id = z.number().int().positive();
 /** A SHA-256 digest in hex: the only form in which keys and tokens ever leave the database. */
@@ -37,7 +43,9 @@ const grantKey = z
  */
 export const policyRowsSchema = z
   .object({
-    format: z.literal(POLICY_ROWS_FORMAT),
+    format: z.union([z.literal(OLDEST_READABLE_FORMAT), z.literal(POLICY_ROWS_FORMAT)]),
+    // Absent in format 1 (a control plane that knew only read and write); required from 2.
+    classes: z.array(classNameSchema).min(1).optional(),
     plans: z.array(
       z
         .object({
@@ -47,7 +55,7 @@ export const policyRowsSchema = z
           limits: z.array(
             z
               .object({
-                operation: z.enum(OPERATIONS),
+                operation: classNameSchema,
                 count,
                 periodMs,
                 dryRun: z.boolean().optional(),
@@ -76,7 +84,7 @@ export const policyRowsSchema = z
       z
         .object({
           customerId: id,
-          operation: z.enum(OPERATIONS),
+          operation: classNameSchema,
           count,
           periodMs,
           dryRun: z.boolean(),
@@ -106,7 +114,7 @@ export const policyRowsSchema = z
             method: z.enum(ROUTE_METHODS),
             pattern: z.string().refine((p) => patternIssue(p) === null, "must be a route pattern"),
             unmetered: z.boolean(),
-            operation: z.enum(OPERATIONS).nullable(),
+            operation: classNameSchema.nullable(),
             cost: z.number().refine(isCost, "must be a cost").nullable(),
           })
           .strict()
@@ -117,7 +125,34 @@ export const policyRowsSchema = z
       .max(MAX_ROUTE_RULES)
       .optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((rows, ctx) => {
+    if (rows.format >= 2 && rows.classes === undefined) {
+      ctx.addIssue({ code: "custom", path: ["classes"], message: "format 2 names its classes" });
+    }
+    // Every limit and override names a class the snapshot has, as the foreign keys hold it.
+    const classes = new Set<string>(rows.classes ?? DEFAULT_CLASSES);
+    rows.plans.forEach((plan, p) => {
+      plan.limits.forEach((l, i) => {
+        if (!classes.has(l.operation)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["plans", p, "limits", i, "operation"],
+            message: `unknown class ${JSON.stringify(l.operation)}`,
+          });
+        }
+      });
+    });
+    rows.overrides.forEach((o, i) => {
+      if (!classes.has(o.operation)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["overrides", i, "operation"],
+          message: `unknown class ${JSON.stringify(o.operation)}`,
+        });
+      }
+    });
+  });
 
 /** PolicyRowsWire is a validated policy snapshot as read from Redis. */
 export type PolicyRowsWire = z.infer<typeof policyRowsSchema>;

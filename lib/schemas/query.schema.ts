@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { OPERATIONS } from "@/lib/vocabulary";
+import { classNameSchema } from "./operation-class.schema";
 
 /**
  * wholeNumberParam is a query parameter holding a whole number from `min` to `max`, written in
@@ -41,7 +41,7 @@ export const trafficQuerySchema = z
   .object({
     seconds: wholeNumberParam("seconds", 1, MAX_TRAFFIC_SECONDS).default(MAX_TRAFFIC_SECONDS),
     customerId: idParam("customerId").optional(),
-    operation: z.enum(OPERATIONS).optional(),
+    operation: classNameSchema.optional(),
   })
   .strict();
 

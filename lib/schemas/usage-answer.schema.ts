@@ -1,10 +1,6 @@
 import { z } from "zod";
-import {
-  OPERATIONS,
-  USAGE_COUNTERS,
-  USAGE_GRANULARITIES,
-  type UsageCounter,
-} from "@/lib/vocabulary";
+import { USAGE_COUNTERS, USAGE_GRANULARITIES, type UsageCounter } from "@/lib/vocabulary";
+import { classNameSchema } from "./operation-class.schema";
 
 // The usage analytics' answers (GET /api/admin/usage, /usage/top, /usage/plans): the rollups'
 // counts over a range, as a series, a ranking of customers and each plan's aggregates.
@@ -32,7 +28,7 @@ export type UsagePoint = z.infer<typeof usagePointSchema>;
 
 /** usageSeriesSchema is one operation's points: every step of the range, zeros included. */
 export const usageSeriesSchema = z
-  .object({ operation: z.enum(OPERATIONS), points: z.array(usagePointSchema) })
+  .object({ operation: classNameSchema, points: z.array(usagePointSchema) })
   .strict();
 
 /** UsageSeries is one operation's points. */
@@ -40,7 +36,7 @@ export type UsageSeries = z.infer<typeof usageSeriesSchema>;
 
 /** usageTotalsSchema is a range's sums, overall and per operation (both always present). */
 export const usageTotalsSchema = usageCountsSchema
-  .extend({ byOperation: z.record(z.enum(OPERATIONS), usageCountsSchema) })
+  .extend({ byOperation: z.record(classNameSchema, usageCountsSchema) })
   .strict();
 
 /** UsageTotals are a range's sums, overall and per operation. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { OPERATIONS, USAGE_GRANULARITIES } from "@/lib/vocabulary";
+import { USAGE_GRANULARITIES } from "@/lib/vocabulary";
+import { classNameSchema } from "./operation-class.schema";
 
 /** ISO_TIME matches an ISO 8601 date or date-time ("2025-01-31", "2025-01-31T12:00:00Z"). */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
@@ -40,7 +41,7 @@ const usageFiltersShape = {
   to: instantSchema.optional(),
   customerId: id.optional(),
   planId: id.optional(),
-  operation: z.enum(OPERATIONS).optional(),
+  operation: classNameSchema.optional(),
 };
 
 /** usageQuerySchema is GET /api/admin/usage's query: filters and an optional granularity. */
@@ -80,7 +81,7 @@ export const dryRunQuerySchema = z
 
 /** promoteSchema promotes a plan's dry-run limits: of one operation, or (empty) of both. */
 export const promoteSchema = z
-  .object({ operation: z.enum(OPERATIONS).optional() })
+  .object({ operation: classNameSchema.optional() })
   .strict()
   .default({});
 

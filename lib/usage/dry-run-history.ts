@@ -3,7 +3,8 @@ import type { Tx } from "@/db/client";
 import { type AuditEntry, listEntityAudit } from "@/db/queries/audit";
 import { listCustomerOverrides } from "@/db/queries/customers";
 import { getPlan } from "@/db/queries/plans";
-import { type AuditAction, OPERATIONS, type Operation } from "@/lib/vocabulary";
+import { classNameSchema } from "@/lib/schemas/operation-class.schema";
+import { type AuditAction, DEFAULT_CLASSES, type Operation } from "@/lib/vocabulary";
 import type { CustomerHistory, LimitsState } from "./dry-run-judge";
 import type { Timeline } from "./dry-run-timeline";
 
@@ -37,7 +38,7 @@ const OVERRIDE_CHANGES: readonly AuditAction[] = [
 
 // What the entries hold, as far as the timelines need it (the entries hold more).
 const limitSchema = z.object({
-  operation: z.enum(OPERATIONS).optional(),
+  operation: classNameSchema.optional(),
   count: z.number(),
   periodMs: z.number(),
   dryRun: z.boolean().optional(),
@@ -45,7 +46,7 @@ const limitSchema = z.object({
 const planSchema = z.object({ limits: z.array(limitSchema) });
 const customerSchema = z.object({ planId: z.number() });
 const overrideSchema = z.object({
-  operation: z.enum(OPERATIONS),
+  operation: classNameSchema,
   override: z.object({ limits: z.array(limitSchema), expiresAt: z.number().nullable() }).nullable(),
 });
 
@@ -136,5 +137,15 @@ export function customerHistory(
     const current = mine[0] ? { limits: mine, expiresAt: mine[0].expiresAt } : null;
     return timelineOf(of(OVERRIDE_CHANGES), readOverride(operation), current);
   };
-  return { plan, plans, overrides: { read: overrideOf("read"), write: overrideOf("write") } };
+  // Every class an override ever had (the defaults, those audited, those stored).
+  const classes = new Set<Operation>([...DEFAULT_CLASSES, ...rows.map((r) => r.operation)]);
+  for (const entry of of(OVERRIDE_CHANGES)) {
+    for (const side of [entry.before, entry.after]) {
+      const parsed = overrideSchema.safeParse(side);
+      if (parsed.success) classes.add(parsed.data.operation);
+    }
+  }
+  const overrides: Record<Operation, Timeline<LimitsState>> = {};
+  for (const operation of classes) overrides[operation] = overrideOf(operation);
+  return { plan, plans, overrides };
 }

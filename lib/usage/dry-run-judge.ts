@@ -52,7 +52,8 @@ export function inForce(state: LimitsState | null, ms: number): boolean {
 
 /**
  * CustomerHistory is what decided which limits a customer's requests met: which plan it was on,
- * each of those plans' limits, and its override of each operation (expiring by itself).
+ * each of those plans' limits, and its override of each operation class it ever had (expiring
+ * by itself; a class absent had none).
  */
 export interface CustomerHistory {
   plan: Timeline<number>;
@@ -111,7 +112,8 @@ function expiries(timeline: Timeline<LimitsState>): number[] {
  * replaces the plan's dry-run limits too); an override's while that override is in force.
  */
 export function customerLimitCourse(history: CustomerHistory, limit: TriedLimitKey): Course {
-  const override = history.overrides[limit.operation];
+  // A class with no override in the history never had one.
+  const override = history.overrides[limit.operation] ?? NONE;
   const overrideAt = (ms: number) => stateAt(override, ms);
   const overrideCuts = [...changeTimes(override), ...expiries(override)];
   if (limit.source === "override") {

@@ -112,15 +112,16 @@ export function dryRunReport(
   // One read of refusals and of decisions per window: limits tried alike share them.
   const counted = new Map<
     string,
-    { refusals: DryRunAggregate[]; decisions: Record<Operation, number> }
+    { refusals: DryRunAggregate[]; decisions: Map<Operation, number> }
   >();
   const countIn = (window: Interval) => {
     const id = `${window.fromMs}|${window.toMs}`;
     let found = counted.get(id);
     if (found) return found;
-    const decisions = { read: 0, write: 0 };
+    const decisions = new Map<Operation, number>();
     for (const row of readUsage(tx, { ...window, ...scope }, ["operation"], { minutesFromMs })) {
-      decisions[row.operation] += row.allowed + row.denied + row.unavailable;
+      const made = row.allowed + row.denied + row.unavailable;
+      decisions.set(row.operation, (decisions.get(row.operation) ?? 0) + made);
     }
     found = { refusals: readRefusals(tx, scope, window, minutesFromMs), decisions };
     counted.set(id, found);
@@ -133,7 +134,7 @@ export function dryRunReport(
       let decisions = 0;
       for (const window of windowsOf(limit.tried, range)) {
         const counts = countIn(window);
-        decisions += counts.decisions[limit.operation];
+        decisions += counts.decisions.get(limit.operation) ?? 0;
         for (const row of counts.refusals) {
           if (idOf({ ...keyOf(row), source: row.source }) !== idOf(limit)) continue;
           refused += row.refused;

@@ -1,8 +1,8 @@
+import { isClassName } from "@/lib/schemas/operation-class.schema";
 import {
   type DryRunRow,
   LIMIT_SOURCES,
   type LimitSource,
-  OPERATIONS,
   type Operation,
   USAGE_COUNTERS,
   type UsageRow,
@@ -40,8 +40,7 @@ export function incrementsOf(batch: UsageBatch): Increment[] {
   return out;
 }
 
-const isOperation = (value: string | undefined): value is Operation =>
-  (OPERATIONS as readonly string[]).includes(value ?? "");
+const isOperation = (value: string | undefined): value is Operation => isClassName(value);
 const isSource = (value: string | undefined): value is LimitSource =>
   (LIMIT_SOURCES as readonly string[]).includes(value ?? "");
 const whole = (value: string | undefined): number | undefined => {

@@ -1,6 +1,6 @@
 import type { RedisClient } from "@/lib/limiter-redis";
 import type { Logger } from "@/lib/log";
-import { OPERATIONS, type Operation } from "@/lib/vocabulary";
+import type { Operation } from "@/lib/vocabulary";
 import { FLEET, liveMinuteKey, liveSecondKey } from "./live-keys";
 import type { LiveTraffic } from "./live-traffic";
 import { MINUTE_MS, SECOND_MS } from "./time";
@@ -25,7 +25,8 @@ function pick(
  * RedisLiveTraffic is the fleet's live view, read from what every instance's LiveTrafficPusher
  * sends to Redis each second (see there for the keys and fields). Reading sums what every
  * instance pushed, so the view trails the present by about a second; while Redis cannot be
- * read, this instance's own traffic log (`local`) answers, marked "instance".
+ * read, this instance's own traffic log (`local`) answers, marked "instance". `classes` are the
+ * policy's operation classes at the time of a read: the series it reads.
  */
 export class RedisLiveTraffic implements LiveTraffic {
   constructor(
@@ -34,12 +35,13 @@ export class RedisLiveTraffic implements LiveTraffic {
     private readonly local: TrafficLog,
     private readonly timeoutMs: number,
     private readonly log: Logger,
+    private readonly classes: () => Iterable<Operation>,
   ) {}
 
   async points(now: number, seconds: number, filter: TrafficFilter = {}) {
     const span = Math.min(Math.max(1, Math.floor(seconds)), this.local.windowSeconds);
     const last = Math.floor(now / SECOND_MS) - 1;
-    const operations: Operation[] = filter.operation ? [filter.operation] : ["read", "write"];
+    const operations: Operation[] = filter.operation ? [filter.operation] : [...this.classes()];
     const who = filter.customerId === undefined ? FLEET : String(filter.customerId);
     const fields = operations.flatMap((op) => [`${who}:${op}:a`, `${who}:${op}:d`]);
     const pipeline = this.redis.pipeline();
@@ -103,7 +105,8 @@ export class RedisLiveTraffic implements LiveTraffic {
   async takenSeconds(now: number, seconds: number, customerIds: readonly number[]) {
     const span = Math.min(Math.max(1, Math.floor(seconds)), this.local.windowSeconds);
     const last = Math.floor(now / SECOND_MS) - 1;
-    const series = customerIds.flatMap((id) => OPERATIONS.map((op) => `${id}:${op}`));
+    const classes = [...this.classes()];
+    const series = customerIds.flatMap((id) => classes.map((op) => `${id}:${op}`));
     const fields = series.flatMap((who) => TAKEN_FIELDS.map((f) => `${who}:${f}`));
     const result = new Map<string, TakenSecond[]>();
     if (series.length === 0) return { seconds: result, scope: "fleet" as const };

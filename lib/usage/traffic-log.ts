@@ -1,5 +1,5 @@
 import type { DecisionCounts, TrafficPoint } from "@/lib/schemas/traffic-answer.schema";
-import { OPERATIONS, type Operation } from "@/lib/vocabulary";
+import type { Operation } from "@/lib/vocabulary";
 
 /** TrafficPoint is one second of decisions (its definition: the traffic answer's schema). */
 export type { TrafficPoint };
@@ -66,11 +66,6 @@ class Series {
   }
 }
 
-/** seriesId numbers a customer's series for an operation: no string is built per decision. */
-function seriesId(customerId: number, operation: Operation): number {
-  return customerId * 2 + (operation === "read" ? 0 : 1);
-}
-
 /**
  * TrafficLog counts allowed and denied decisions per second, per customer and operation, for
  * the last `windowSeconds` seconds, in memory, in fixed-size ring buffers: this instance's live
@@ -79,7 +74,8 @@ function seriesId(customerId: number, operation: Operation): number {
  * that a bucket's level can be replayed (see bucket-history.ts).
  */
 export class TrafficLog {
-  private readonly series = new Map<number, Series>();
+  /** byCustomer holds each customer's series by class: two lookups, no string built per decision. */
+  private readonly byCustomer = new Map<number, Map<Operation, Series>>();
   readonly windowSeconds: number;
 
   constructor(windowSeconds = 300) {
@@ -97,11 +93,15 @@ export class TrafficLog {
     now: number,
     tokensTaken: number = allowed ? 1 : 0,
   ): void {
-    const id = seriesId(customerId, operation);
-    let s = this.series.get(id);
+    let mine = this.byCustomer.get(customerId);
+    if (!mine) {
+      mine = new Map();
+      this.byCustomer.set(customerId, mine);
+    }
+    let s = mine.get(operation);
     if (!s) {
       s = new Series(customerId, operation, this.windowSeconds);
-      this.series.set(id, s);
+      mine.set(operation, s);
     }
     const second = Math.floor(now / 1000);
     const slot = second % this.windowSeconds;
@@ -137,9 +137,7 @@ export class TrafficLog {
     const first = last - Math.min(Math.max(1, Math.floor(seconds)), this.windowSeconds) + 1;
     const result = new Map<string, TakenSecond[]>();
     for (const customerId of customerIds) {
-      for (const operation of OPERATIONS) {
-        const s = this.series.get(seriesId(customerId, operation));
-        if (!s) continue;
+      for (const [operation, s] of this.byCustomer.get(customerId) ?? []) {
         const list: TakenSecond[] = [];
         for (let sec = first; sec <= last; sec++) {
           const slot = sec % this.windowSeconds;
@@ -161,7 +159,7 @@ export class TrafficLog {
     const out: TrafficPoint[] = [];
     for (let sec = last - span + 1; sec <= last; sec++)
       out.push({ t: sec * 1000, allowed: 0, denied: 0 });
-    for (const s of this.series.values()) {
+    for (const s of this.allSeries()) {
       if (filter.customerId !== undefined && s.customerId !== filter.customerId) continue;
       if (filter.operation !== undefined && s.operation !== filter.operation) continue;
       for (const point of out) {
@@ -184,7 +182,7 @@ export class TrafficLog {
     const last = Math.floor(now / 1000);
     const first = last - Math.min(seconds, this.windowSeconds) + 1;
     const result = new Map<number, TrafficTotals>();
-    for (const s of this.series.values()) {
+    for (const s of this.allSeries()) {
       let allowed = 0;
       let denied = 0;
       for (let slot = 0; slot < this.windowSeconds; slot++) {
@@ -217,9 +215,7 @@ export class TrafficLog {
     const result = new Map<number, TrafficTotals>();
     for (const customerId of customerIds) {
       const total = { allowed: 0, denied: 0 };
-      for (const operation of OPERATIONS) {
-        const s = this.series.get(seriesId(customerId, operation));
-        if (!s) continue;
+      for (const s of this.byCustomer.get(customerId)?.values() ?? []) {
         for (let slot = 0; slot < this.windowSeconds; slot++) {
           const sec = s.seconds[slot] as number;
           if (sec >= first && sec <= last) {
@@ -243,7 +239,7 @@ export class TrafficLog {
     visit: (customerId: number, operation: Operation, second: number, counts: TakenSecond) => void,
   ): void {
     const first = Math.max(fromSecond, toSecond - this.windowSeconds + 1);
-    for (const s of this.series.values()) {
+    for (const s of this.allSeries()) {
       for (let sec = first; sec <= toSecond; sec++) {
         const slot = sec % this.windowSeconds;
         if (s.seconds[slot] !== sec) continue;
@@ -256,7 +252,11 @@ export class TrafficLog {
 
   /** forgetCustomer drops a deleted customer's series. */
   forgetCustomer(customerId: number): void {
-    this.series.delete(seriesId(customerId, "read"));
-    this.series.delete(seriesId(customerId, "write"));
+    this.byCustomer.delete(customerId);
+  }
+
+  /** allSeries yields every series, customer by customer. */
+  private *allSeries(): Generator<Series> {
+    for (const mine of this.byCustomer.values()) yield* mine.values();
   }
 }

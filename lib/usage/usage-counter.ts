@@ -43,23 +43,36 @@ interface DryRunTally {
   refused: number;
 }
 
-/** Cell holds one customer's counts for one minute and plan, for both operations. */
+/** Cell holds one customer's counts for one minute and plan, for every operation class. */
 class Cell {
   customerId = 0;
   planId = 0;
   startMs = -1;
-  /** counts: [read: USAGE_COUNTERS in order, write: the same]. */
+  /** counts: [read: USAGE_COUNTERS in order, write: the same], the default classes inline. */
   readonly counts = new Float64Array(2 * FIELDS);
+  /** others hold the other classes' counts (USAGE_COUNTERS in order), made on first use, reused. */
+  readonly others = new Map<Operation, Float64Array<ArrayBuffer>>();
   readonly dryRun: DryRunTally[] = [];
   /** used is true once the cell counted something since it was last drained. */
   used = false;
   idleDrains = 0;
+
+  /** other returns the counts of a class other than read and write, made on its first use. */
+  other(operation: Operation): Float64Array<ArrayBuffer> {
+    let counts = this.others.get(operation);
+    if (!counts) {
+      counts = new Float64Array(FIELDS);
+      this.others.set(operation, counts);
+    }
+    return counts;
+  }
 
   reset(customerId: number, planId: number, startMs: number): void {
     this.customerId = customerId;
     this.planId = planId;
     this.startMs = startMs;
     this.counts.fill(0);
+    for (const counts of this.others.values()) counts.fill(0);
     this.dryRun.length = 0;
     this.used = false;
     this.idleDrains = 0;
@@ -93,8 +106,10 @@ export class UsageCounter {
     now: number,
   ): void {
     const cell = this.cellFor(customerId, planId, now);
-    const base = operation === "read" ? 0 : FIELDS;
-    const counts = cell.counts;
+    let counts = cell.counts;
+    let base = 0;
+    if (operation === "write") base = FIELDS;
+    else if (operation !== "read") counts = cell.other(operation);
     const slot = base + SLOT_OF_OUTCOME[outcome];
     counts[slot] = (counts[slot] as number) + 1;
     counts[base + REQUESTED_SLOT] = (counts[base + REQUESTED_SLOT] as number) + tokensRequested;
@@ -204,8 +219,13 @@ const OPERATION_BASES = [
 ] as const;
 
 function emit(cell: Cell, into: UsageBatch): void {
-  const c = cell.counts;
-  for (const [operation, base] of OPERATION_BASES) {
+  const sources: [Operation, Float64Array, number][] = OPERATION_BASES.map(([op, base]) => [
+    op,
+    cell.counts,
+    base,
+  ]);
+  for (const [operation, counts] of cell.others) sources.push([operation, counts, 0]);
+  for (const [operation, c, base] of sources) {
     const counts = zeroCounts();
     USAGE_COUNTERS.forEach((counter, slot) => {
       counts[counter] = c[base + slot] as number;

@@ -7,7 +7,8 @@ import type {
 } from "@/lib/schemas/usage-answer.schema";
 import {
   addCounts,
-  OPERATIONS,
+  DEFAULT_CLASSES,
+  isDefaultClass,
   type Operation,
   USAGE_GRANULARITIES,
   type UsageGranularity,
@@ -83,7 +84,13 @@ export function usageReport(tx: Tx, query: UsageQuery, minutesFromMs: number): U
     ["bucket", "operation"],
     { bucketMs: stepMs, minutesFromMs, minutesOnly: query.granularity === "minute" },
   );
-  const operations = query.operation ? [query.operation] : [...OPERATIONS];
+  // The default classes always (zeros included), then every other class with rows in the range
+  // (history outlives a class), by name.
+  const others = new Set<Operation>();
+  for (const row of rows) if (!isDefaultClass(row.operation)) others.add(row.operation);
+  const operations = query.operation
+    ? [query.operation]
+    : [...DEFAULT_CLASSES, ...[...others].sort()];
   const series: UsageSeries[] = operations.map((operation) => ({ operation, points: [] }));
   const index = new Map<string, UsagePoint>();
   for (const s of series) {
@@ -95,14 +102,15 @@ export function usageReport(tx: Tx, query: UsageQuery, minutesFromMs: number): U
   }
   const totals: UsageTotals = {
     ...zeroCounts(),
-    byOperation: { read: zeroCounts(), write: zeroCounts() },
+    byOperation: Object.fromEntries(operations.map((operation) => [operation, zeroCounts()])),
   };
   for (const row of rows) {
     const point = index.get(`${row.operation}|${row.bucket}`);
     if (!point) continue;
     addCounts(point, row);
     addCounts(totals, row);
-    addCounts(totals.byOperation[row.operation], row);
+    const byOperation = totals.byOperation[row.operation];
+    if (byOperation) addCounts(byOperation, row);
   }
   return { fromMs, toMs, granularity: query.granularity, stepMs, series, totals };
 }

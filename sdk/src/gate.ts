@@ -24,8 +24,8 @@ export type CustomerIdentity = string | CustomerRef | null | undefined;
  * RateLimitOptions tune a middleware; each function receives the framework's own request (the
  * Express request, the Hono context, the fetch Request):
  * - `identify` finds the customer (default: the key of `Authorization: Bearer <key>`);
- * - `operation` is "read" or "write", or a function choosing one (default: GET and HEAD read,
- *   every other method writes);
+ * - `operation` is an operation class ("read", "write" or one the operators added), or a function
+ *   choosing one (default: GET and HEAD read, every other method writes);
  * - `cost` prices the request in tokens, a whole number from 1 to MAX_COST (default 1).
  * An error thrown by these functions is the application's and goes to its error handling.
  */

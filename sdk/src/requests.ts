@@ -1,5 +1,11 @@
 import { unknownKeyProblem } from "./problems.js";
-import { type Decision, type DecisionRequest, OPERATIONS, type Operation } from "./types.js";
+import {
+  CLASS_NAME_PATTERN,
+  DEFAULT_CLASSES,
+  type Decision,
+  type DecisionRequest,
+  type Operation,
+} from "./types.js";
 
 /**
  * MAX_KEY_LENGTH is the longest customer key (characters) worth asking about. Ratekeeper's keys are
@@ -64,8 +70,10 @@ export function wireRequest(request: DecisionRequest): WireRequest {
   } else {
     throw new TypeError("A decision request needs a key or a customerId");
   }
-  if (!OPERATIONS.includes(operation as Operation)) {
-    throw new TypeError(`operation must be one of ${OPERATIONS.join(", ")}`);
+  if (typeof operation !== "string" || !CLASS_NAME_PATTERN.test(operation)) {
+    throw new TypeError(
+      `operation must be the name of an operation class (such as ${DEFAULT_CLASSES.join(" or ")}): a lowercase letter, then up to 31 lowercase letters, digits or hyphens`,
+    );
   }
   body.operation = operation;
   if (cost !== undefined) {

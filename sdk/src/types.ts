@@ -2,11 +2,30 @@
 // as they travel over the wire. The server is the source of these shapes; this file mirrors them
 // for callers that cannot import the server's code.
 
-/** OPERATIONS are the kinds of request a plan limits: GET and HEAD read, every other method writes. */
-export const OPERATIONS = ["read", "write"] as const;
+/**
+ * DEFAULT_CLASSES are the operation classes every Ratekeeper has, and the ones requests fall into
+ * by method when they name none: GET and HEAD read, every other method writes. Operators add
+ * others (say "exports"); the server refuses a class it does not have with a 400 naming it.
+ */
+export const DEFAULT_CLASSES = ["read", "write"] as const;
 
-/** Operation is "read" or "write": which of the customer's buckets a request draws from. */
-export type Operation = (typeof OPERATIONS)[number];
+/**
+ * OPERATIONS are DEFAULT_CLASSES, under their earlier name.
+ * @deprecated Use DEFAULT_CLASSES: a request may name any of the server's operation classes.
+ */
+export const OPERATIONS = DEFAULT_CLASSES;
+
+/**
+ * CLASS_NAME_PATTERN is what an operation class's name looks like: a lowercase letter, then up to
+ * 31 lowercase letters, digits or hyphens.
+ */
+export const CLASS_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+
+/**
+ * Operation is the name of an operation class (CLASS_NAME_PATTERN): which of the customer's
+ * buckets a request draws from, "read", "write" or one the operators added.
+ */
+export type Operation = string;
 
 /**
  * DECISION_REASONS are the reasons the decision API gives for a decision: `ok` (admitted),

@@ -258,4 +258,97 @@ describe("the migrations", () => {
       upgraded.sqlite.close();
     }
   });
+
+  // Operation classes replaced the read/write CHECKs by a table the limits reference: every
+  // table rebuilt for it keeps each row, value and index, and takes a new class's rows after.
+  it("upgrade a database to operation classes without losing a row, and accept a new class", () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "ratekeeper-migrate-"));
+    const before = path.join(dir, "before");
+    migrationsUpTo(before, 8);
+    const file = path.join(dir, "old.db");
+    const old = openDatabase(file, before);
+    old.sqlite.exec(`
+      INSERT INTO plans (slug, name, created_at, updated_at) VALUES ('p', 'P', 1, 1), ('q', 'Q', 1, 1);
+      INSERT INTO plan_limits (plan_id, operation, count, period_ms, dry_run, dry_run_since)
+        VALUES (1, 'read', 5, 1000, 0, NULL), (1, 'write', 2, 1000, 1, 40), (2, 'read', 9, 60000, 0, NULL);
+      INSERT INTO customers (name, plan_id, api_key_hash, api_key_prefix, created_at, updated_at)
+        VALUES ('c', 1, 'h', 'rk_', 1, 1), ('d', 2, 'i', 'rk_', 1, 1);
+      INSERT INTO limit_overrides (customer_id, operation, count, period_ms, dry_run, dry_run_since, expires_at, created_at)
+        VALUES (1, 'write', 9, 1000, 0, NULL, 99000, 5000), (2, 'read', 3, 1000, 1, 6000, NULL, 6000);
+      INSERT INTO usage_minutes VALUES (60000, 1, 'read', 1, 4, 2, 1, 1000009, 4, 3);
+      INSERT INTO usage_hours VALUES (3600000, 1, 'write', 1, 7, 0, 0, 7, 7, 0);
+      INSERT INTO usage_days VALUES (86400000, 2, 'read', 2, 9, 3, 0, 12, 9, 1);
+      INSERT INTO usage_dry_run_minutes VALUES (60000, 1, 'write', 1, 'plan', 2, 1000, 6);
+      INSERT INTO usage_dry_run_hours VALUES (3600000, 2, 'read', 2, 'override', 3, 1000, 8);`);
+    const tables = [
+      "plan_limits",
+      "limit_overrides",
+      "usage_minutes",
+      "usage_hours",
+      "usage_days",
+      "usage_dry_run_minutes",
+      "usage_dry_run_hours",
+    ];
+    const contents = (db: typeof old.sqlite) =>
+      Object.fromEntries(
+        tables.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2, 3, 4`).all()]),
+      );
+    const indexes = (db: typeof old.sqlite) =>
+      db
+        .prepare(
+          `SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+            AND tbl_name IN (${tables.map((t) => `'${t}'`).join(", ")}) ORDER BY name`,
+        )
+        .all();
+    const was = contents(old.sqlite);
+    const wasIndexes = indexes(old.sqlite);
+    expect(Object.values(was).every((rows) => rows.length > 0)).toBe(true);
+    old.sqlite.close();
+
+    const upgraded = openDatabase(file);
+    try {
+      const s = upgraded.sqlite;
+      expect(contents(s)).toEqual(was);
+      expect(indexes(s)).toEqual(wasIndexes);
+      expect(
+        s.prepare("SELECT name, description FROM operation_classes ORDER BY name").all(),
+      ).toEqual([
+        { name: "read", description: "GET and HEAD requests" },
+        { name: "write", description: "Every other method" },
+      ]);
+      expect(s.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
+      expect(s.prepare("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 });
+
+      // A class that does not exist is refused; once created, its rows are accepted everywhere.
+      const planRow =
+        "INSERT INTO plan_limits (plan_id, operation, count, period_ms) VALUES (1, 'exports', 3, 1000)";
+      expect(() => s.prepare(planRow).run()).toThrow("FOREIGN KEY constraint failed");
+      s.prepare(
+        "INSERT INTO operation_classes (name, description, created_at) VALUES ('exports', 'CSV exports', 1)",
+      ).run();
+      s.exec(`
+        ${planRow};
+        INSERT INTO limit_overrides (customer_id, operation, count, period_ms, created_at)
+          VALUES (1, 'exports', 1, 1000, 1);
+        INSERT INTO usage_minutes (start_ms, customer_id, operation, plan_id, allowed)
+          VALUES (60000, 1, 'exports', 1, 1);
+        INSERT INTO usage_dry_run_hours VALUES (3600000, 1, 'exports', 1, 'plan', 3, 1000, 1);`);
+      expect(
+        s.prepare("SELECT COUNT(*) AS n FROM plan_limits WHERE operation = 'exports'").get(),
+      ).toEqual({ n: 1 });
+      // A class in use cannot go (ON DELETE RESTRICT); usage history keeps no reference.
+      expect(() => s.prepare("DELETE FROM operation_classes WHERE name = 'exports'").run()).toThrow(
+        "FOREIGN KEY constraint failed",
+      );
+      s.exec(
+        "DELETE FROM plan_limits WHERE operation = 'exports'; DELETE FROM limit_overrides WHERE operation = 'exports';",
+      );
+      s.prepare("DELETE FROM operation_classes WHERE name = 'exports'").run();
+      expect(
+        s.prepare("SELECT COUNT(*) AS n FROM usage_minutes WHERE operation = 'exports'").get(),
+      ).toEqual({ n: 1 });
+    } finally {
+      upgraded.sqlite.close();
+    }
+  });
 });

@@ -7,7 +7,7 @@ import {
   AUDIT_ACTIONS,
   CLASS_NAME_PATTERN,
   CUSTOMER_STATUSES,
-  OPERATIONS,
+  DEFAULT_CLASSES,
   QUOTA_PERIODS,
   SERVICE_TOKEN_SCOPES,
 } from "@/lib/vocabulary";
@@ -55,8 +55,16 @@ export const PARAMS: Record<string, ParamSpec> = {
     wellFormed: (s) => /^[1-9]\d*$/.test(s) && Number.isSafeInteger(Number(s)),
   },
   operation: {
-    valid: fc.constantFrom(...OPERATIONS),
-    wellFormed: (s) => (OPERATIONS as readonly string[]).includes(s),
+    valid: fc.constantFrom(...DEFAULT_CLASSES),
+    wellFormed: (s) => CLASS_NAME_PATTERN.test(s),
+  },
+  /** name is an operation class's name: the defaults, and some that may exist or not. */
+  name: {
+    valid: fc.oneof(
+      fc.constantFrom(...DEFAULT_CLASSES, "exports", "fuzz"),
+      fc.stringMatching(CLASS_NAME_PATTERN),
+    ),
+    wellFormed: (s) => CLASS_NAME_PATTERN.test(s),
   },
 };
 
@@ -69,7 +77,7 @@ const periodMs = fc.oneof(fc.integer({ min: 1, max: 86_400_000 }), fc.constant(2
 const limitShape = fc.record({ count, periodMs });
 /** cost is a cost under the one cost rule: small ones, and the ceiling. */
 const cost = fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constant(MAX_COST));
-const limitRow = fc.record({ operation: fc.constantFrom(...OPERATIONS), count, periodMs });
+const limitRow = fc.record({ operation: fc.constantFrom(...DEFAULT_CLASSES), count, periodMs });
 const item = fc.record(
   { name, quantity: fc.integer({ min: 0, max: 1_000 }) },
   { requiredKeys: ["name"] },
@@ -87,7 +95,7 @@ const usageFilters = {
   ...usageRange,
   customerId: ids,
   planId: ids,
-  operation: fc.constantFrom(...OPERATIONS),
+  operation: fc.constantFrom(...DEFAULT_CLASSES),
 };
 /** cursors are cursors the lists write: a sort key ([name, id], [id], [volume or time, id]). */
 const cursor = fc
@@ -128,6 +136,23 @@ export const ROUTES: Record<string, RouteSpec> = {
       limit: limitQuery(200),
     },
   },
+  "GET /api/admin/classes": { body: NO_BODY },
+  "POST /api/admin/classes": {
+    body: fc.record(
+      {
+        name: fc.oneof(
+          fc.constantFrom("exports", "fuzz"),
+          fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/),
+        ),
+        description: fc.string({ maxLength: 40 }),
+      },
+      { requiredKeys: ["name"] },
+    ),
+  },
+  "PATCH /api/admin/classes/[name]": {
+    body: fc.record({ description: fc.string({ maxLength: 40 }) }),
+  },
+  "DELETE /api/admin/classes/[name]": { body: NO_BODY },
   "POST /api/admin/customers": {
     body: fc.record({ name, planId, billingAnchorDay }, { requiredKeys: ["name", "planId"] }),
   },
@@ -154,7 +179,10 @@ export const ROUTES: Record<string, RouteSpec> = {
   "POST /api/admin/customers/[id]/quota-grants": {
     body: fc.record(
       {
-        operation: fc.oneof(fc.constantFrom(...OPERATIONS), fc.stringMatching(CLASS_NAME_PATTERN)),
+        operation: fc.oneof(
+          fc.constantFrom(...DEFAULT_CLASSES),
+          fc.stringMatching(CLASS_NAME_PATTERN),
+        ),
         period: fc.constantFrom(...QUOTA_PERIODS),
         timeZone: fc.constantFrom("UTC", "Europe/Paris", "America/New_York", "Asia/Tokyo"),
         periodStartMs: fc.integer({ min: 0, max: 4_102_444_800_000 }),
@@ -168,7 +196,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   "POST /api/admin/customers/[id]/rotate-key": { body: NO_BODY },
   "POST /api/admin/customers/[id]/test-request": {
     body: fc.record(
-      { operation: fc.constantFrom(...OPERATIONS), cost },
+      { operation: fc.constantFrom(...DEFAULT_CLASSES), cost },
       { requiredKeys: ["operation"] },
     ),
   },
@@ -229,7 +257,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   "GET /api/admin/usage.csv": { body: NO_BODY, query: usageFilters },
   "GET /api/admin/plans/[id]/dry-run": { body: NO_BODY, query: usageRange },
   "POST /api/admin/plans/[id]/dry-run/promote": {
-    body: fc.record({ operation: fc.constantFrom(...OPERATIONS) }, { requiredKeys: [] }),
+    body: fc.record({ operation: fc.constantFrom(...DEFAULT_CLASSES) }, { requiredKeys: [] }),
   },
   "GET /api/admin/customers/[id]/dry-run": { body: NO_BODY, query: usageRange },
   "POST /api/admin/customers/[id]/overrides/[operation]/promote": { body: NO_BODY },
@@ -255,7 +283,7 @@ export const ROUTES: Record<string, RouteSpec> = {
             {
               method: fc.constantFrom(...ROUTE_METHODS),
               pattern: routePattern,
-              operation: fc.constantFrom(...OPERATIONS),
+              operation: fc.constantFrom(...DEFAULT_CLASSES),
               cost,
             },
             { requiredKeys: ["method", "pattern"] },
@@ -274,7 +302,7 @@ export const ROUTES: Record<string, RouteSpec> = {
       fc.record(
         {
           key: fc.string({ maxLength: 40 }),
-          operation: fc.constantFrom(...OPERATIONS),
+          operation: fc.constantFrom(...DEFAULT_CLASSES),
           cost,
           peek: fc.boolean(),
         },
@@ -282,7 +310,7 @@ export const ROUTES: Record<string, RouteSpec> = {
       ),
       fc.record({
         customerId: fc.integer({ min: 1, max: 40 }),
-        operation: fc.constantFrom(...OPERATIONS),
+        operation: fc.constantFrom(...DEFAULT_CLASSES),
       }),
     ),
   },

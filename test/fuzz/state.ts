@@ -1,5 +1,5 @@
 import type { Runtime } from "@/lib/runtime";
-import { OPERATIONS, type Operation } from "@/lib/vocabulary";
+import { DEFAULT_CLASSES, type Operation } from "@/lib/vocabulary";
 
 /** BucketState is one bucket as a peek sees it: its limit, tokens left and wait. */
 interface BucketState {
@@ -45,7 +45,7 @@ export async function takeSnapshot(runtime: Runtime): Promise<StateSnapshot> {
   const buckets = new Map<string, BucketState[]>();
   const now = runtime.clock.now();
   for (const customer of runtime.policy.snapshot.byId.values()) {
-    for (const operation of OPERATIONS) {
+    for (const operation of DEFAULT_CLASSES) {
       const { details } = await runtime.decisions.peek({ customer, operation, now });
       buckets.set(
         `${customer.id}:${operation}`,

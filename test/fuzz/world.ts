@@ -3,7 +3,7 @@ import { findSession, insertSession } from "@/db/queries/operator";
 import { sessions } from "@/db/schema";
 import { UNKNOWN_ADDRESS } from "@/lib/http/client-address";
 import { identify } from "@/lib/policy/decide";
-import { OPERATIONS } from "@/lib/vocabulary";
+import { DEFAULT_CLASSES } from "@/lib/vocabulary";
 import { signIn } from "../api/admin/admin-support";
 import { createTestRuntime, type TestCustomer, type TestRuntime } from "../support/runtime";
 
@@ -110,7 +110,7 @@ export class FuzzWorld {
     if (role !== "caller") return true;
     const now = this.test.clock.now();
     // The caller must be able to make requests: a fuzzed override or plan may have stopped it.
-    return OPERATIONS.every((operation) =>
+    return DEFAULT_CLASSES.every((operation) =>
       this.test.runtime.limiter.peek({ customer: identity.customer, operation, now }),
     );
   }
@@ -120,7 +120,7 @@ export class FuzzWorld {
     const slug = `fuzz-${role}-${++this.serial}`;
     this.test.addPlan(
       slug,
-      OPERATIONS.map((operation) => ({ operation, count, periodMs })),
+      DEFAULT_CLASSES.map((operation) => ({ operation, count, periodMs })),
     );
     const customer = this.test.addCustomer(slug, `Fuzz ${role}`);
     if (role === "suspended") this.test.suspend(customer.id);

@@ -3,6 +3,7 @@ import {
   createRatekeeper,
   type DecisionRequest,
   MAX_KEY_LENGTH,
+  type Operation,
   type RatekeeperError,
 } from "@/sdk/src/index";
 import { decision, FakeFetch, FakeTimeouts, json } from "./support/fake-ratekeeper";
@@ -51,6 +52,16 @@ describe("decide", () => {
     expect(fake.bodies()).toEqual([{ customerId: 42, operation: "write" }]);
   });
 
+  it("sends any operation class the operators added, as named (the server knows which exist)", async () => {
+    const fake = new FakeFetch();
+    const rk = client(fake);
+    const operation: Operation = "bulk-exports";
+
+    await rk.decide({ customerId: 42, operation });
+
+    expect(fake.bodies()).toEqual([{ customerId: 42, operation: "bulk-exports" }]);
+  });
+
   it.each([
     ["http://rk.internal:3000", "http://rk.internal:3000/api/v1/decisions"],
     ["http://rk.internal:3000/", "http://rk.internal:3000/api/v1/decisions"],
@@ -85,7 +96,9 @@ describe("decide", () => {
     ["a key that is not a string", { key: 42, operation: "read" }, TypeError],
     ["a customerId that is a string", { customerId: "42", operation: "read" }, RangeError],
     ["a customerId of 0", { customerId: 0, operation: "read" }, RangeError],
-    ["an unknown operation", { key: "rk_a", operation: "delete" }, TypeError],
+    // The SDK cannot know the server's classes; a name that no class can have it refuses itself.
+    ["an operation that is not a class name", { key: "rk_a", operation: "Delete!" }, TypeError],
+    ["an operation that is not a string", { key: "rk_a", operation: 7 }, TypeError],
     ["no operation", { key: "rk_a" }, TypeError],
     ["a cost of 0", { key: "rk_a", operation: "read", cost: 0 }, RangeError],
     ["a fractional cost", { key: "rk_a", operation: "read", cost: 1.5 }, RangeError],

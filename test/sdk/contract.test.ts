@@ -18,15 +18,18 @@ import { buildSnapshot } from "@/lib/policy/snapshot";
 import { decisionRequestSchema, MAX_BATCH_DECISIONS } from "@/lib/schemas/decision.schema";
 import type { DecisionAnswer, ServiceTokenAnswer } from "@/lib/schemas/decision-answer.schema";
 import {
+  CLASS_NAME_PATTERN as APP_CLASS_NAME_PATTERN,
   DECISION_REASONS as APP_DECISION_REASONS,
-  OPERATIONS as APP_OPERATIONS,
+  DEFAULT_CLASSES as APP_DEFAULT_CLASSES,
   SERVICE_TOKEN_SCOPES as APP_SERVICE_TOKEN_SCOPES,
   operationOf as appOperationOf,
 } from "@/lib/vocabulary";
 import { refusalSummary } from "@/sdk/src/errors";
 import {
   bearerKey,
+  CLASS_NAME_PATTERN,
   DECISION_REASONS,
+  DEFAULT_CLASSES,
   type Decision,
   MAX_BATCH,
   MAX_KEY_LENGTH,
@@ -134,7 +137,13 @@ describe("the SDK's words are the server's", () => {
   });
 
   it("has the server's operations", () => {
-    expect(OPERATIONS).toEqual(APP_OPERATIONS);
+    expect(OPERATIONS).toEqual(APP_DEFAULT_CLASSES);
+  });
+
+  it("has the server's default classes and class-name pattern", () => {
+    expect(DEFAULT_CLASSES).toEqual(APP_DEFAULT_CLASSES);
+    expect(CLASS_NAME_PATTERN.source).toBe(APP_CLASS_NAME_PATTERN.source);
+    expect(CLASS_NAME_PATTERN.flags).toBe(APP_CLASS_NAME_PATTERN.flags);
   });
 
   it("maps every method to the server's operation", () => {

@@ -105,8 +105,10 @@ describe("@ratekeeper/client as published", () => {
     );
     expect(JSON.parse(stdout)).toEqual({
       exports: [
+        "CLASS_NAME_PATTERN",
         "COST_RULE",
         "DECISION_REASONS",
+        "DEFAULT_CLASSES",
         "DEFAULT_TIMEOUT_MS",
         "MAX_BATCH",
         "MAX_COST",
@@ -162,8 +164,10 @@ describe("@ratekeeper/client as published", () => {
        export const handler = rk.withRateLimit((req: Request) => new Response(req.url));
        export function reason(d: Decision): string { return d.reason; }
        void result;
-       // @ts-expect-error: an operation the API does not know
-       void rk.decide({ key: "rk_a", operation: "delete" });
+       // Any class name type-checks (the server knows which exist)...
+       void rk.decide({ key: "rk_a", operation: "exports" });
+       // @ts-expect-error: ...but an operation is a class's name, never a number
+       void rk.decide({ key: "rk_a", operation: 7 });
        // @ts-expect-error: a key and a customer id at once
        void rk.decide({ key: "rk_a", customerId: 1, operation: "read" });
       `,

@@ -22,9 +22,9 @@ function failClosed(real: DecisionStore): DecisionStore {
   return {
     decide: (input, n) => unavailable(input, n, 1_000),
     peek: (input, n) => real.peek(input, n),
-    forget: (id) => real.forget(id),
+    forget: (id, classes) => real.forget(id, classes),
     invalidate: (ids) => real.invalidate(ids),
-    forgetLocal: (id) => real.forgetLocal(id),
+    forgetLocal: (id, classes) => real.forgetLocal(id, classes),
     status: () => real.status(),
     ready: () => real.ready(),
     close: () => real.close(),

@@ -35,4 +35,26 @@ describe("the traffic log", () => {
     ]);
     expect(log.takenSeconds(12_900, 5, [2]).size).toBe(0);
   });
+
+  // Regression: a series was numbered customer × 2 + (read ? 0 : 1), so every class but read
+  // was counted as the customer's writes.
+  it("keeps each operation class's seconds apart, and forgets them all with the customer", () => {
+    const log = new TrafficLog(10);
+    const second = 1_700_000_000_000;
+    log.record(7, "write", true, second + 100, 1);
+    log.record(7, "exports", true, second + 200, 4);
+    log.record(7, "exports", false, second + 300);
+    expect(log.takenSeconds(second + 1_500, 5, [7])).toEqual(
+      new Map([
+        ["7|write", [{ t: second, allowed: 1, denied: 0, taken: 1, firstMs: 100, lastMs: 100 }]],
+        ["7|exports", [{ t: second, allowed: 1, denied: 1, taken: 4, firstMs: 200, lastMs: 200 }]],
+      ]),
+    );
+    expect(log.points(second + 500, 1, { operation: "exports" })).toEqual([
+      { t: second, allowed: 1, denied: 1 },
+    ]);
+    expect(log.totalsOf(second + 500, 5, [7]).get(7)).toEqual({ allowed: 2, denied: 1 });
+    log.forgetCustomer(7);
+    expect(log.takenSeconds(second + 1_500, 5, [7]).size).toBe(0);
+  });
 });

@@ -5,6 +5,24 @@ import { UsageCounter } from "@/lib/usage/usage-counter";
 const T0 = Date.UTC(2025, 0, 1);
 
 describe("UsageCounter", () => {
+  // Regression: a cell held read and write only, so every other class was counted as writes.
+  it("counts each operation class on its own row", () => {
+    const counter = new UsageCounter();
+    counter.record(1, 10, "write", "allowed", 1, 1, T0 + 1_000);
+    counter.record(1, 10, "exports", "allowed", 5, 5, T0 + 2_000);
+    counter.record(1, 10, "exports", "denied", 2, 0, T0 + 3_000);
+    counter.record(1, 10, "imports", "allowed", 1, 1, T0 + 4_000);
+    const rows = counter.drain().rows.map((r) => [r.operation, r.allowed, r.denied, r.tokensTaken]);
+    expect(rows).toEqual([
+      ["write", 1, 0, 1],
+      ["exports", 1, 1, 5],
+      ["imports", 1, 0, 1],
+    ]);
+    // A cell reused for the next minute starts every class at zero.
+    counter.record(1, 10, "read", "allowed", 1, 1, T0 + MINUTE_MS + 1);
+    expect(counter.drain().rows.map((r) => r.operation)).toEqual(["read"]);
+  });
+
   it("sums a minute's decisions per customer, operation and plan, and drains them once", () => {
     const counter = new UsageCounter();
     counter.record(1, 10, "read", "allowed", 1, 1, T0 + 1_000);

@@ -145,7 +145,7 @@ describe("with REDIS_CLUSTER_NODES: buckets in a Redis Cluster of three primarie
       await vi.waitFor(
         () => {
           const seen = other.policy.snapshot.byId.get(id);
-          expect(seen?.planLimits.read.map((l) => l.count)).toEqual([7]);
+          expect(seen?.planLimits.get("read")?.map((l) => l.count)).toEqual([7]);
         },
         { timeout: 1_000, interval: 5 },
       );
@@ -188,7 +188,7 @@ describe("with REDIS_CLUSTER_NODES: buckets in a Redis Cluster of three primarie
       await vi.waitFor(
         () => {
           const seen = edge.policy.snapshot.byId.get(id);
-          expect(seen?.planLimits.read.map((l) => l.count)).toEqual([9]);
+          expect(seen?.planLimits.get("read")?.map((l) => l.count)).toEqual([9]);
         },
         { timeout: 1_000, interval: 5 },
       );

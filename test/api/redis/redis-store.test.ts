@@ -168,7 +168,7 @@ describe("with REDIS_URL: buckets in Redis", () => {
       await vi.waitFor(
         () => {
           const seen = other.policy.snapshot.byId.get(id);
-          expect(seen?.planLimits.read.map((l) => l.count)).toEqual([9]);
+          expect(seen?.planLimits.get("read")?.map((l) => l.count)).toEqual([9]);
         },
         { timeout: 1_000, interval: 5 },
       );

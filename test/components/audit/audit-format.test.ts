@@ -32,7 +32,7 @@ describe("the audit log's words", () => {
   // Regression: the page said it logs "plans, customers and overrides"; service tokens are too.
   it("says what the log records changes to, every kind of it", () => {
     expect(AUDITED).toBe(
-      "plans, customers (key rotations and bucket resets included), overrides, service tokens, gateway route rules, and quota grants",
+      "plans, customers (key rotations and bucket resets included), overrides, service tokens, gateway route rules, quota grants, and operation classes",
     );
   });
 

@@ -2,6 +2,7 @@ import http from "node:http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { revokeServiceToken } from "@/lib/admin/service-tokens";
 import { COST_RULE, MAX_COST } from "@/lib/schemas/cost.schema";
+import { CLASS_NAME_RULE } from "@/lib/schemas/operation-class.schema";
 import { problemSchema } from "@/lib/schemas/problem.schema";
 import { parsedAs } from "../../support/answer-schema";
 import {
@@ -11,6 +12,9 @@ import {
   startDataPlane,
 } from "../../support/data-plane";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
+
+/** NO_CLASS is the error of a decision that names no operation class. */
+const NO_CLASS = "operation must be the name of a class, such as read or write";
 
 /** chunkedPost sends `bytes` of body in chunks, without Content-Length, and reads the answer. */
 function chunkedPost(
@@ -175,13 +179,13 @@ describe("the decision API refuses bad calls with problems, consuming nothing", 
       { key: "rk_a", customerId: 1, operation: "read" },
       { "": ["Send key or customerId, not both"] },
     ],
-    ["no operation", { key: "rk_a" }, { operation: ["operation must be read or write"] }],
+    ["no operation", { key: "rk_a" }, { operation: [NO_CLASS] }],
     // Regression: `{}` named only `operation`; the missing customer came on the next try.
     [
       "an empty object",
       {},
       {
-        operation: ["operation must be read or write"],
+        operation: [NO_CLASS],
         "": ["Send the customer's key or its customerId"],
       },
     ],
@@ -190,7 +194,7 @@ describe("the decision API refuses bad calls with problems, consuming nothing", 
       { key: "", customerId: 1, operation: "x", cost: 0 },
       {
         key: ["key must not be empty"],
-        operation: ["operation must be read or write"],
+        operation: ['Unknown class "x": use one of read, write.'],
         cost: [COST_RULE],
         "": ["Send key or customerId, not both"],
       },
@@ -198,7 +202,12 @@ describe("the decision API refuses bad calls with problems, consuming nothing", 
     [
       "an unknown operation",
       { key: "rk_a", operation: "delete" },
-      { operation: ["operation must be read or write"] },
+      { operation: ['Unknown class "delete": use one of read, write.'] },
+    ],
+    [
+      "an operation that no class can be named",
+      { key: "rk_a", operation: "Read" },
+      { operation: [CLASS_NAME_RULE] },
     ],
     // The one cost rule (lib/schemas/cost.schema.ts), in the same words as every other surface.
     ["cost 0", { key: "rk_a", operation: "read", cost: 0 }, { cost: [COST_RULE] }],

@@ -385,7 +385,7 @@ describe("an edge's log: what is true, once per change of state", () => {
     const rt = edge({ clock: t.clock, lines, checkMs: 1_000 });
     await vi.waitFor(() => expect(rt.edgePolicy.status).toBe("unusable"));
     expect(lines.at(-1)).toBe(
-      "Waiting for the policy snapshot in this version's format: the one in Redis (version 3) cannot be used: its format is 0, and this instance reads format 1: an earlier version of the control plane wrote it; a control plane of this version rewrites it; decisions answer 503 until it is rewritten.",
+      "Waiting for the policy snapshot in this version's format: the one in Redis (version 3) cannot be used: its format is 0, and this instance reads format 2: an earlier version of the control plane wrote it; a control plane of this version rewrites it; decisions answer 503 until it is rewritten.",
     );
     await tickUntil(t, rt, () => rt.policy.loaded, 3_000);
     // The control plane's rows (its demo customer), not the earlier version's (customer 7).

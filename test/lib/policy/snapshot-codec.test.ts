@@ -6,7 +6,7 @@ import {
   decodePolicyRows,
   encodePolicyRows,
 } from "@/lib/policy/snapshot-codec";
-import { POLICY_ROWS_FORMAT } from "@/lib/schemas/policy-rows.schema";
+import { OLDEST_READABLE_FORMAT, POLICY_ROWS_FORMAT } from "@/lib/schemas/policy-rows.schema";
 
 const HOUR = 3_600_000;
 const DIGEST = "ab".repeat(32);
@@ -14,6 +14,7 @@ const GRANT = "exports|month|Europe/Paris|1798758000000";
 
 function rows(): PolicyRows {
   return {
+    classes: ["read", "write", "exports"],
     plans: [
       {
         id: 1,
@@ -22,6 +23,7 @@ function rows(): PolicyRows {
         limits: [
           { operation: "read", count: 100, periodMs: HOUR },
           { operation: "read", count: 50, periodMs: HOUR, dryRun: true },
+          { operation: "exports", count: 2, periodMs: HOUR },
         ],
       },
     ],
@@ -141,6 +143,45 @@ describe("the policy snapshot's form in Redis", () => {
     expect(decoded.ok && decoded.rows.customers[1]?.grants).toEqual(rows().customers[1]?.grants);
   });
 
+  // Snapshots carry the operation classes since format 2; a format-1 snapshot (a control plane
+  // that knew only read and write) still decides, on those two.
+  it("reads a format-1 snapshot, which names no classes, as read and write", () => {
+    const { classes: _classes, ...older } = rows();
+    const text = JSON.stringify({
+      ...JSON.parse(encodePolicyRows(rows())),
+      format: 1,
+      classes: undefined,
+      plans: [{ ...older.plans[0], limits: older.plans[0]?.limits.slice(0, 2) }],
+    });
+    const decoded = decodePolicyRows(text);
+    expect(decoded.ok && decoded.rows.classes).toEqual(["read", "write"]);
+    expect(decoded.ok && decoded.rows.plans[0]?.limits).toHaveLength(2);
+  });
+
+  it.each([
+    ["format 2 without its classes", { classes: undefined }, "classes"],
+    [
+      "a limit of a class it does not name",
+      { classes: ["read", "write"] },
+      'plans.0.limits.2.operation: unknown class "exports"',
+    ],
+    [
+      "an override of a class it does not name",
+      { classes: ["read", "exports"] },
+      'overrides.0.operation: unknown class "write"',
+    ],
+    [
+      "a class name no class may have",
+      { classes: ["read", "write", "exports", "Bad"] },
+      "classes.3",
+    ],
+  ])("refuses %s", (_what, change, reason) => {
+    const text = JSON.stringify({ ...JSON.parse(encodePolicyRows(rows())), ...change });
+    const decoded = decodePolicyRows(text);
+    expect(decoded.ok ? undefined : decoded.problem).toBe("unreadable");
+    expect(decoded.ok ? "" : decoded.reason).toContain(reason);
+  });
+
   it("writes only the fields it names: nothing else a database row carries reaches Redis", () => {
     const key = generateApiKey();
     const wide = rows() as unknown as { customers: Record<string, unknown>[] };
@@ -224,7 +265,7 @@ describe("the policy snapshot's form in Redis", () => {
   it.each([
     ["text that is not JSON", "{", "unreadable"],
     ["a format that is not a number", { format: "1" }, "unreadable"],
-    ["an earlier version's format", { format: POLICY_ROWS_FORMAT - 1 }, "older-format"],
+    ["an earlier version's format", { format: OLDEST_READABLE_FORMAT - 1 }, "older-format"],
     ["a later version's format", { format: POLICY_ROWS_FORMAT + 1 }, "newer-format"],
     ["a field out of place", { extra: true }, "unreadable"],
   ])("says what is wrong with %s", (_what, change, problem) => {

@@ -5,6 +5,7 @@ import type { PolicyState } from "@/lib/policy/policy-store";
 import { RedisSnapshots, type SnapshotWrite } from "@/lib/policy/redis-snapshot";
 import { SnapshotWriter } from "@/lib/policy/snapshot-writer";
 import type { Runtime } from "@/lib/runtime";
+import { POLICY_ROWS_FORMAT } from "@/lib/schemas/policy-rows.schema";
 import { FakeClock, flush } from "../../support/fake-clock";
 import { type RedisServer, startRedisServer } from "../../support/redis-server";
 import {
@@ -174,7 +175,7 @@ describe("the control plane keeps its snapshot in Redis (a real redis-server)", 
     expect(head).toMatchObject({
       version: 1,
       revision: t.runtime.policy.state?.revision,
-      format: 1,
+      format: POLICY_ROWS_FORMAT,
     });
     // Present and current: later checks write nothing more, and the log said it once.
     await tick(t.clock, t.runtime);
@@ -194,11 +195,11 @@ describe("the control plane keeps its snapshot in Redis (a real redis-server)", 
 
     await snapshots.write("rows of an earlier revision", own - 1, START_MS, true);
     await tick(t.clock, t.runtime);
-    expect(await snapshots.readHead()).toMatchObject({ revision: own, format: 1 });
+    expect(await snapshots.readHead()).toMatchObject({ revision: own, format: POLICY_ROWS_FORMAT });
 
     await snapshots.write("rows in an earlier format", own, START_MS, true, 0);
     await tick(t.clock, t.runtime);
-    expect(await snapshots.readHead()).toMatchObject({ revision: own, format: 1 });
+    expect(await snapshots.readHead()).toMatchObject({ revision: own, format: POLICY_ROWS_FORMAT });
     expect((await snapshots.read())?.rows).not.toBe("rows in an earlier format");
 
     // A later revision, as another control plane on another database would write: kept.
@@ -228,7 +229,10 @@ describe("the control plane keeps its snapshot in Redis (a real redis-server)", 
     await server.client().flushall();
     await tick(t.clock, t.runtime, other);
     const restored = await snapshots.readHead();
-    expect(restored).toMatchObject({ revision: t.runtime.policy.state?.revision, format: 1 });
+    expect(restored).toMatchObject({
+      revision: t.runtime.policy.state?.revision,
+      format: POLICY_ROWS_FORMAT,
+    });
     // Both checked; at most both wrote once. From then on neither writes.
     expect(restored?.version).toBeLessThanOrEqual(2);
     for (let i = 0; i < 5; i++) await tick(t.clock, t.runtime, other);

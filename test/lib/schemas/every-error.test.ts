@@ -20,14 +20,14 @@ const limit = { operation: "read", count: 10, periodMs: 1_000 };
 describe("a body's errors all come at once", () => {
   it("the decision's missing customer with its bad fields", () => {
     expect(errorsOf(decisionRequestSchema, {})).toEqual({
-      operation: ["operation must be read or write"],
+      operation: ["operation must be the name of a class, such as read or write"],
       "": ["Send the customer's key or its customerId"],
     });
     expect(errorsOf(decisionRequestSchema, [])).toEqual({ "": ["Send a JSON object"] });
   });
 
   it("a plan's duplicate limit with a row of unknown operation", () => {
-    const body = { slug: "a", name: "a", limits: [limit, limit, { ...limit, operation: "x" }] };
+    const body = { slug: "a", name: "a", limits: [limit, limit, { ...limit, operation: "X!" }] };
     expect(Object.keys(errorsOf(planCreateSchema, body)).sort()).toEqual([
       "limits.1",
       "limits.2.operation",

@@ -1,10 +1,11 @@
 import { testRequest } from "@/lib/admin/inspect";
 import { parseBody } from "@/lib/http/body";
-import { answer, notFound } from "@/lib/http/response";
+import { answer, invalid, notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/next/operator";
 import { identifyById, statusOf } from "@/lib/policy/decide";
 import { testRequestSchema } from "@/lib/schemas/customer.schema";
 import { testRequestAnswerSchema } from "@/lib/schemas/inspect-answer.schema";
+import { unknownClassMessage } from "@/lib/schemas/operation-class.schema";
 import { parseId } from "@/lib/schemas/params.schema";
 
 /**
@@ -17,6 +18,10 @@ export const POST = withOperator<{ id: string }>(async ({ request, params, runti
   if (id === null || !runtime.policy.snapshot.byId.has(id)) return notFound("Customer not found");
   const parsed = await parseBody(request, testRequestSchema);
   if (!parsed.ok) return parsed.response;
+  const { classes } = runtime.policy.snapshot;
+  if (!classes.has(parsed.data.operation)) {
+    return invalid({ operation: [unknownClassMessage(parsed.data.operation, classes)] });
+  }
   const identity = identifyById(runtime.policy.snapshot, id);
   if (!identity.ok) {
     return answer(testRequestAnswerSchema, {
