@@ -117,7 +117,7 @@ export class RedisLimiter<I> extends RedisDecider<I> {
     for (const limitFunc of this.limitFuncs) {
       const result = limitFunc(input);
       if (result == null) continue;
-      for (const item of result instanceof Limit ? [result] : result) {
+      for (const item of Array.isArray(result) ? (result as readonly unknown[]) : [result]) {
         if (!(item instanceof Limit)) {
           throw new TypeError("a limit func must return a Limit, an array of Limits, or nothing");
         }
