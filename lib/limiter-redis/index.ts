@@ -1,5 +1,5 @@
 export { batcherOf, DecisionBatcher, type DecisionBatcherOptions, MAX_BATCH } from "./batch";
-export { Buckets, bucketKey, type RedisClient, type RedisKey } from "./buckets";
+export { Buckets, bucketKey, quotaKey, type RedisClient, type RedisKey } from "./buckets";
 export {
   ClockOffset,
   type DeadlineWindow,
@@ -9,6 +9,7 @@ export {
   type OffsetEstimate,
 } from "./clock-offset";
 export { type BatchedDecision, encodeBatch } from "./encode-batch";
+export { RESTORE_QUOTA } from "./quota-script";
 export { RedisDecider } from "./redis-decider";
 export {
   combineRedis,
@@ -16,7 +17,7 @@ export {
   RedisLimiter,
   type RedisLimiterOptions,
 } from "./redis-limiter";
-export { DECIDE, DECIDE_SHA, EXPIRED } from "./script";
+export { DECIDE, DECIDE_SHA, EXPIRED, QUOTA_SHIFT } from "./script";
 export { isDecisionCommand } from "./script-runner";
 export {
   type OnUnanswered,

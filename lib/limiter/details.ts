@@ -74,7 +74,8 @@ export class DetailsBuilder<K> {
     const n = this.n;
     const count = quota.count;
     const ownAllowed = n === 0 || used + n <= count;
-    const resetInMs = endMs - this.now;
+    // Never negative: over Redis the period was computed at an estimate of the server's time.
+    const resetInMs = Math.max(0, endMs - this.now);
     const ownRetryMs = ownAllowed ? 0 : n > count ? Number.POSITIVE_INFINITY : resetInMs;
     const left = Math.max(0, count - used) - this.consumed;
     if (left < this.remaining) this.remaining = left;
