@@ -142,13 +142,6 @@ export abstract class Decider<I> extends MethodSet<I, SyncResults> {
  */
 function prepareQuotas(g: Gathered, now: number): void {
   for (let i = 0; i < g.quotaLength; i++) {
-    const store = g.quotaStores[i] as QuotaStore<unknown>;
-    const calendar = store.calendar;
-    calendar.refresh(now);
-    const slot = store.slotOf(g.quotaKeys[i]);
-    const startMs = store.startAt(slot, calendar.startMs);
-    g.quotaSlots[i] = slot;
-    g.quotaStarts[i] = startMs;
-    g.quotaUsed[i] = store.usedAt(slot, startMs);
+    (g.quotaStores[i] as QuotaStore<unknown>).readInto(g, i, now);
   }
 }

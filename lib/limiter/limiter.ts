@@ -35,6 +35,8 @@ export class Limiter<I, K = unknown> extends Decider<I> {
   private readonly keyFunc: KeyFunc<I, K>;
   private readonly staticStores: BucketStore<K>[];
   private readonly staticQuotas: Quota[];
+  /** staticQuotaStores are the static quotas' stores, in the same order (no lookup per call). */
+  private readonly staticQuotaStores: QuotaStore<K>[];
   /** Quota stores by calendar id: a quota edited to another count keeps its state. */
   private readonly quotaStores = new Map<string, QuotaStore<K>>();
   private readonly limitFuncs: LimitFunc<I>[];
@@ -62,6 +64,7 @@ export class Limiter<I, K = unknown> extends Decider<I> {
       : [limitsAndLimitFuncs as AnyLimit | LimitFunc<I>];
     const staticStores: BucketStore<K>[] = [];
     this.staticQuotas = [];
+    this.staticQuotaStores = [];
     this.limitFuncs = [];
     for (const item of items) {
       if (item instanceof Limit) {
@@ -73,7 +76,7 @@ export class Limiter<I, K = unknown> extends Decider<I> {
             `a limiter with quotas needs a clock reading ms since the Unix epoch (such as the app's appClock), got ${this.epoch}`,
           );
         }
-        this.quotaStoreFor(item);
+        this.staticQuotaStores.push(this.quotaStoreFor(item));
         this.staticQuotas.push(item);
       } else if (typeof item === "function") {
         this.limitFuncs.push(item);
@@ -198,7 +201,10 @@ export class Limiter<I, K = unknown> extends Decider<I> {
   gatherInto(input: I, into: Gathered): void {
     const key = this.keyFunc(input);
     for (const store of this.staticStores) into.add(store, key);
-    for (const quota of this.staticQuotas) into.addQuota(this.quotaStoreFor(quota), quota, key);
+    const quotas = this.staticQuotas;
+    for (let i = 0; i < quotas.length; i++) {
+      into.addQuota(this.staticQuotaStores[i] as QuotaStore<K>, quotas[i] as Quota, key);
+    }
     for (const limitFunc of this.limitFuncs) {
       const result = limitFunc(input);
       if (result == null) continue;

@@ -1,4 +1,5 @@
 import type { Calendar } from "./calendar";
+import type { Gathered } from "./gathered";
 
 const INITIAL_SLOTS = 16;
 
@@ -27,6 +28,12 @@ export class QuotaStore<K> {
   private used = new Float64Array(INITIAL_SLOTS);
   private free: number[] = [];
   private next = 0;
+  /**
+   * lastKey and lastSlot remember the last key read and its slot (-1: none), so a hot key's
+   * decisions skip the map lookup; anything that removes a key forgets them.
+   */
+  private lastKey: K | undefined = undefined;
+  private lastSlot = -1;
 
   constructor(calendar: Calendar) {
     this.calendar = calendar;
@@ -44,15 +51,40 @@ export class QuotaStore<K> {
   }
 
   /**
-   * startAt is the start of the period the state at `slot` counts in when the current period
-   * starts at `startMs`: that start, or the state's own when it is later (a clock that went back).
+   * readInto reads the state of the `i`-th quota of a decision's working set at `now` (ms since
+   * the epoch) into it, in one call (this is the hot path): its slot, the start of the period it
+   * counts in (the calendar's current one, or the state's own when later: a clock that went
+   * back) and the tokens used then (0 for a state of an earlier period).
    */
-  startAt(slot: number, startMs: number): number {
-    return slot < 0 ? startMs : Math.max(this.starts[slot] as number, startMs);
+  readInto(g: Gathered, i: number, now: number): void {
+    const calendar = this.calendar;
+    if (!(now >= calendar.startMs && now < calendar.endMs)) calendar.refresh(now);
+    const current = calendar.startMs;
+    const key = g.quotaKeys[i] as K;
+    let slot: number | undefined;
+    if (this.lastSlot >= 0 && key === this.lastKey) {
+      slot = this.lastSlot;
+    } else {
+      slot = this.slots.get(key);
+      if (slot !== undefined) {
+        this.lastKey = key;
+        this.lastSlot = slot;
+      }
+    }
+    if (slot === undefined) {
+      g.quotaSlots[i] = -1;
+      g.quotaStarts[i] = current;
+      g.quotaUsed[i] = 0;
+      return;
+    }
+    const start = this.starts[slot] as number;
+    g.quotaSlots[i] = slot;
+    g.quotaStarts[i] = start > current ? start : current;
+    g.quotaUsed[i] = start < current ? 0 : (this.used[slot] as number);
   }
 
   /** usedAt is the tokens used in the period starting at `startMs` by the state at `slot`. */
-  usedAt(slot: number, startMs: number): number {
+  private usedAt(slot: number, startMs: number): number {
     if (slot < 0 || (this.starts[slot] as number) < startMs) return 0;
     return this.used[slot] as number;
   }
@@ -98,6 +130,7 @@ export class QuotaStore<K> {
   delete(key: K): boolean {
     const slot = this.slots.get(key);
     if (slot === undefined) return false;
+    this.forgetLast();
     this.slots.delete(key);
     this.free.push(slot);
     return true;
@@ -108,6 +141,7 @@ export class QuotaStore<K> {
    * or a period before it) and returns how many it deleted.
    */
   gc(startMs: number): number {
+    this.forgetLast();
     let deleted = 0;
     for (const [key, slot] of this.slots) {
       if ((this.starts[slot] as number) < startMs || (this.used[slot] as number) === 0) {
@@ -122,11 +156,17 @@ export class QuotaStore<K> {
 
   /** clear forgets every state and releases the storage. */
   clear(): void {
+    this.forgetLast();
     this.slots.clear();
     this.starts = new Float64Array(INITIAL_SLOTS);
     this.used = new Float64Array(INITIAL_SLOTS);
     this.free = [];
     this.next = 0;
+  }
+
+  private forgetLast(): void {
+    this.lastKey = undefined;
+    this.lastSlot = -1;
   }
 
   private allocate(key: K): number {

@@ -222,6 +222,23 @@ describe("a limiter with a quota", () => {
     expect(limiter.size).toBe(0);
   });
 
+  it("never reads a recycled slot for the key that left it (the hot-key cache forgets it)", () => {
+    const clock = new FakeClock(MAY_10);
+    const limiter = new Limiter(byKey, quota(3, "day"), { clock });
+    expect(limiter.allowN("a", 1)).toBe(true);
+    // A second decision finds "a" held: the one the cache remembers.
+    expect(limiter.allowN("a", 2)).toBe(true);
+    expect(limiter.forget("a")).toBe(1);
+    // "b" takes the slot "a" left; "a" must read as unused, not as "b"'s state.
+    expect(limiter.allowN("b", 2)).toBe(true);
+    expect(limiter.peekWithDetails("a").tokensRemaining).toBe(3);
+    expect(limiter.allowN("a", 1)).toBe(true);
+    clock.set(at("2026-05-11T00:00:00Z"));
+    expect(limiter.gc()).toBe(2);
+    expect(limiter.allowN("c", 3)).toBe(true);
+    expect(limiter.peekWithDetails("b").tokensRemaining).toBe(3);
+  });
+
   it("forget and clear drop quota state too", () => {
     const clock = new FakeClock(MAY_10);
     const limiter = new Limiter(byKey, quota(1, "day"), { clock });
