@@ -30,8 +30,13 @@ export abstract class Decider<I> extends MethodSet<I, SyncResults> {
   protected tryTake(input: I, n: number): boolean {
     assertTokens(n);
     const g = this.prepare(input, this.clock.now());
-    const allowed = this.check(g, n);
-    if (allowed) this.consume(g, n);
+    // The quotas' loops run only when there are quotas: the buckets' loops stay as small as
+    // they were, and inline as they did (a decision without quotas measured no slower so).
+    const allowed = this.check(g, n) && (g.quotaLength === 0 || checkQuotas(g, n));
+    if (allowed) {
+      this.consume(g, n);
+      if (g.quotaLength > 0) consumeQuotas(g, n);
+    }
     g.reset();
     return allowed;
   }
@@ -39,7 +44,7 @@ export abstract class Decider<I> extends MethodSet<I, SyncResults> {
   protected canTake(input: I, n: number): boolean {
     assertTokens(n);
     const g = this.prepare(input, this.clock.now());
-    const allowed = this.check(g, n);
+    const allowed = this.check(g, n) && (g.quotaLength === 0 || checkQuotas(g, n));
     g.reset();
     return allowed;
   }
@@ -74,9 +79,6 @@ export abstract class Decider<I> extends MethodSet<I, SyncResults> {
       const store = g.stores[i] as BucketStore<unknown>;
       if ((g.cutoffs[i] as number) + n * store.tokenUnits > (g.nowUnits[i] as number)) return false;
     }
-    for (let i = 0; i < g.quotaLength; i++) {
-      if ((g.quotaUsed[i] as number) + n > (g.quotas[i] as Quota).count) return false;
-    }
     return true;
   }
 
@@ -86,21 +88,13 @@ export abstract class Decider<I> extends MethodSet<I, SyncResults> {
       const store = g.stores[i] as BucketStore<unknown>;
       store.write(g.slots[i] as number, g.keys[i], (g.cutoffs[i] as number) + n * store.tokenUnits);
     }
-    for (let i = 0; i < g.quotaLength; i++) {
-      (g.quotaStores[i] as QuotaStore<unknown>).write(
-        g.quotaSlots[i] as number,
-        g.quotaKeys[i],
-        g.quotaStarts[i] as number,
-        (g.quotaUsed[i] as number) + n,
-      );
-    }
   }
 
   private decide(input: I, n: number, take: boolean, debug: boolean): Details | DebugDetails {
     assertTokens(n);
     const now = this.clock.now();
     const g = this.prepare(input, now);
-    const allowed = this.check(g, n);
+    const allowed = this.check(g, n) && (g.quotaLength === 0 || checkQuotas(g, n));
     const details = this.details;
     details.open(allowed, now, n, take, debug);
     const consumed = details.consumed;
@@ -129,7 +123,10 @@ export abstract class Decider<I> extends MethodSet<I, SyncResults> {
         startMs === calendar.startMs ? calendar.endMs : calendar.windowAt(startMs).endMs;
       details.addQuota(quota, g.quotaKeys[i], g.quotaUsed[i] as number, startMs, endMs);
     }
-    if (allowed && take) this.consume(g, n);
+    if (allowed && take) {
+      this.consume(g, n);
+      if (g.quotaLength > 0) consumeQuotas(g, n);
+    }
     g.reset();
     return details.close();
   }
@@ -143,5 +140,27 @@ export abstract class Decider<I> extends MethodSet<I, SyncResults> {
 function prepareQuotas(g: Gathered, now: number): void {
   for (let i = 0; i < g.quotaLength; i++) {
     (g.quotaStores[i] as QuotaStore<unknown>).readInto(g, i, now);
+  }
+}
+
+/** checkQuotas reports whether every quota of the decision has `n` tokens left. */
+function checkQuotas(g: Gathered, n: number): boolean {
+  if (n === 0) return true;
+  for (let i = 0; i < g.quotaLength; i++) {
+    if ((g.quotaUsed[i] as number) + n > (g.quotas[i] as Quota).count) return false;
+  }
+  return true;
+}
+
+/** consumeQuotas adds `n` tokens to every quota's used count, in the period it counts in. */
+function consumeQuotas(g: Gathered, n: number): void {
+  if (n === 0) return;
+  for (let i = 0; i < g.quotaLength; i++) {
+    (g.quotaStores[i] as QuotaStore<unknown>).write(
+      g.quotaSlots[i] as number,
+      g.quotaKeys[i],
+      g.quotaStarts[i] as number,
+      (g.quotaUsed[i] as number) + n,
+    );
   }
 }

@@ -31,8 +31,10 @@ export class Gathered {
   reset(): void {
     for (let i = 0; i < this.length; i++) this.keys[i] = undefined;
     this.length = 0;
-    for (let i = 0; i < this.quotaLength; i++) this.quotaKeys[i] = undefined;
-    this.quotaLength = 0;
+    if (this.quotaLength > 0) {
+      for (let i = 0; i < this.quotaLength; i++) this.quotaKeys[i] = undefined;
+      this.quotaLength = 0;
+    }
   }
 
   /**

@@ -12,7 +12,7 @@ export { type CombinedLimiter, combine } from "./combine";
 export { formatPeriod, Limit, limit, type Period, parsePeriod } from "./limit";
 export { Limiter, type LimiterOptions } from "./limiter";
 export { Quota, type QuotaOptions, quota } from "./quota";
-export type { QuotaState } from "./quota-store";
+export { checkQuotaState, type QuotaState } from "./quota-store";
 export type {
   AnyLimit,
   BucketDetails,

@@ -6,7 +6,7 @@ import type { Gathered } from "./gathered";
 import { Limit } from "./limit";
 import { assertTokens } from "./method-set";
 import { Quota } from "./quota";
-import { type QuotaState, QuotaStore } from "./quota-store";
+import { checkQuotaState, type QuotaState, QuotaStore } from "./quota-store";
 import type { AnyLimit, KeyFunc, LimitFunc } from "./types";
 
 /** LimiterOptions configures a Limiter. */
@@ -150,14 +150,7 @@ export class Limiter<I, K = unknown> extends Decider<I> {
    * used counts wins. It reports whether it changed anything.
    */
   restoreQuota(quota: Quota, state: QuotaState<K>): boolean {
-    if (state.calendarId !== quota.calendarId) {
-      throw new RangeError(
-        `a quota state of calendar ${state.calendarId} cannot be restored into a quota of ${quota.calendarId}`,
-      );
-    }
-    if (!Number.isSafeInteger(state.used) || state.used < 0 || !Number.isFinite(state.startMs)) {
-      throw new RangeError(`a quota state needs a finite startMs and a whole used count`);
-    }
+    checkQuotaState(quota, state);
     const calendar = quota.calendar;
     calendar.refresh(this.clock.now());
     const store = this.quotaStoreFor(quota);
@@ -202,8 +195,10 @@ export class Limiter<I, K = unknown> extends Decider<I> {
     const key = this.keyFunc(input);
     for (const store of this.staticStores) into.add(store, key);
     const quotas = this.staticQuotas;
-    for (let i = 0; i < quotas.length; i++) {
-      into.addQuota(this.staticQuotaStores[i] as QuotaStore<K>, quotas[i] as Quota, key);
+    if (quotas.length > 0) {
+      for (let i = 0; i < quotas.length; i++) {
+        into.addQuota(this.staticQuotaStores[i] as QuotaStore<K>, quotas[i] as Quota, key);
+      }
     }
     for (const limitFunc of this.limitFuncs) {
       const result = limitFunc(input);

@@ -1,5 +1,6 @@
 import type { Calendar } from "./calendar";
 import type { Gathered } from "./gathered";
+import type { Quota } from "./quota";
 
 const INITIAL_SLOTS = 16;
 
@@ -12,6 +13,21 @@ export interface QuotaState<K = unknown> {
   calendarId: string;
   startMs: number;
   used: number;
+}
+
+/**
+ * checkQuotaState throws a RangeError unless `state` can be restored into `quota`: of its
+ * calendar, with a whole start (ms since the epoch) and a whole, non-negative used count.
+ */
+export function checkQuotaState(quota: Quota, state: QuotaState): void {
+  if (state.calendarId !== quota.calendarId) {
+    throw new RangeError(
+      `a quota state of calendar ${state.calendarId} cannot be restored into a quota of ${quota.calendarId}`,
+    );
+  }
+  if (!Number.isSafeInteger(state.used) || state.used < 0 || !Number.isSafeInteger(state.startMs)) {
+    throw new RangeError("a quota state needs a whole startMs and a whole used count");
+  }
 }
 
 /**
