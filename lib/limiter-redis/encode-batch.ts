@@ -1,6 +1,7 @@
 import type { Limit, Quota } from "@/lib/limiter";
 import type { Buckets } from "./buckets";
-import { QUOTA_SHIFT, SHADOW } from "./script";
+import { QUOTA_SHIFT } from "./quota-script";
+import { SHADOW } from "./script";
 
 /**
  * BatchedDecision is what DECIDE needs of one decision: its buckets, tokens, whether to take,

@@ -9,7 +9,7 @@ export {
   type OffsetEstimate,
 } from "./clock-offset";
 export { type BatchedDecision, encodeBatch } from "./encode-batch";
-export { RESTORE_QUOTA } from "./quota-script";
+export { QUOTA_SHIFT, RESTORE_QUOTA } from "./quota-script";
 export { RedisDecider } from "./redis-decider";
 export {
   combineRedis,
@@ -17,7 +17,7 @@ export {
   RedisLimiter,
   type RedisLimiterOptions,
 } from "./redis-limiter";
-export { DECIDE, DECIDE_SHA, EXPIRED, QUOTA_SHIFT } from "./script";
+export { DECIDE, DECIDE_SHA, EXPIRED } from "./script";
 export { isDecisionCommand } from "./script-runner";
 export {
   type OnUnanswered,

@@ -1,10 +1,10 @@
 import { Cluster } from "ioredis";
-import { type Clock, Limit, Quota, type QuotaState } from "@/lib/limiter";
+import { type Clock, checkQuotaState, Limit, Quota, type QuotaState } from "@/lib/limiter";
 import type { AnyLimit, KeyFunc, LimitFunc } from "@/lib/limiter/types";
 import { batcherOf, type DecisionBatcher } from "./batch";
 import { Buckets, quotaKey, type RedisClient, type RedisKey } from "./buckets";
 import { bucketPattern, deleteMatching } from "./keys";
-import { RESTORE_QUOTA } from "./quota-script";
+import { mergeQuotaState, readQuotaState } from "./quota-state";
 import { RedisDecider } from "./redis-decider";
 
 /** RedisLimiterOptions configure a RedisLimiter. */
@@ -34,9 +34,6 @@ export interface RedisLimiterOptions {
    */
   batcher?: DecisionBatcher;
 }
-
-/** DAY_MS is how long past its period's end a restored quota's key is kept. */
-const DAY_MS = 86_400_000;
 
 /** MAX_TIMEOUT_MS is the longest finite timeout a timer can wait for (2^31 - 1 ms, 24.8 days). */
 const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -144,53 +141,30 @@ export class RedisLimiter<I> extends RedisDecider<I> {
    * quotaState reads the state of `key` under `quota`'s calendar as Redis holds it (the
    * period's start, ms since the epoch, and the tokens used then), or null when it holds none.
    */
-  async quotaState(key: RedisKey, quota: Quota): Promise<QuotaState<RedisKey> | null> {
-    const [start, used] = await this.redis.hmget(
-      quotaKey(this.prefix, key, quota),
-      "start",
-      "used",
-    );
-    if (start == null || used == null) return null;
-    return { key, calendarId: quota.calendarId, startMs: Number(start), used: Number(used) };
+  quotaState(key: RedisKey, quota: Quota): Promise<QuotaState<RedisKey> | null> {
+    return readQuotaState(this.redis, quotaKey(this.prefix, key, quota), key, quota);
   }
 
   /**
    * restoreQuota merges a saved quota state into Redis, in one script run, for a `quota` of its
    * calendar (else a RangeError): ignored when of a period before the current one (by this
    * limiter's time: its clock, or Redis's as estimated); for the period Redis holds, the larger
-   * used count wins; written when Redis holds none, or an older period's. It reports whether it
-   * changed anything.
+   * used count wins; written when Redis holds none, or an older period's (expiring a day after
+   * its period, on Redis's clock only). It reports whether it changed anything.
    */
   async restoreQuota(quota: Quota, state: QuotaState<RedisKey>): Promise<boolean> {
-    if (state.calendarId !== quota.calendarId) {
-      throw new RangeError(
-        `a quota state of calendar ${state.calendarId} cannot be restored into a quota of ${quota.calendarId}`,
-      );
-    }
-    if (
-      !Number.isSafeInteger(state.used) ||
-      state.used < 0 ||
-      !Number.isSafeInteger(state.startMs)
-    ) {
-      throw new RangeError("a quota state needs a whole startMs and a whole used count");
-    }
+    checkQuotaState(quota, state);
     const buckets = new Buckets();
     buckets.addQuota(this.prefix, quota, state.key);
     const now = this.clock ? Math.floor(this.clock.now()) : await this.batcher.redisTime(buckets);
-    const current = quota.calendar.windowAt(now);
-    if (state.startMs < current.startMs || state.used === 0) return false;
-    const expireAt = this.clock
-      ? ""
-      : String(quota.calendar.windowAt(state.startMs).endMs + DAY_MS);
-    const changed = await this.redis.eval(
-      RESTORE_QUOTA,
-      1,
+    return mergeQuotaState(
+      this.redis,
       buckets.quotaRedisKeys[0] as string,
-      String(state.startMs),
-      String(state.used),
-      expireAt,
+      quota,
+      state,
+      now,
+      this.clock === undefined,
     );
-    return changed === 1;
   }
 
   /**

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { QUOTA_READ, QUOTA_SHIFT, QUOTA_TAKE } from "./quota-script";
 
 /*
  * The decision script, assembled from the fragments below so that each rule is written once:
@@ -122,50 +123,6 @@ const TAKE = `
           e = b + periodMs + c
           if s ~= 0 then e = e + periodMs end
           redis.call('SET', key, packd('>ddd', b, u, e), 'PXAT', string.format('%d', e))
-        end`;
-
-/**
- * QUOTA_SHIFT is added to a decision's count in DECIDE's argument once per quota (so a decision
- * holds fewer than this many buckets, and as many quotas).
- */
-export const QUOTA_SHIFT = 256;
-
-/** QUOTA_GRACE_MS is how long past its period's end a quota's key is kept: one day. */
-const QUOTA_GRACE_MS = 86_400_000;
-
-/**
- * QUOTA_READ reads the quota at `key` for the period `[start, stop)` the instance computed:
- * `st` the period it counts in and `used` the tokens used then. A stored start older than
- * `start` is a past period (0 used); a newer one is a period the instance has not reached yet
- * (its clock lags at a boundary): the stored period is used. A key that is not a quota (another
- * type, or unreadable fields) makes the decision fail (`ok` = -1).
- */
-const QUOTA_READ = `
-    local got = redis.pcall('HMGET', key, 'start', 'used')
-    local st, used, ss = start, 0, nil
-    if got.err then
-      ok = -1
-    elseif got[1] then
-      ss = tonumber(got[1])
-      local su = tonumber(got[2])
-      if not (ss and su) then
-        ok, ss = -1, nil
-      elseif ss > start then
-        st, used = ss, su
-      elseif ss == start then
-        used = su
-      end
-    end`;
-
-/**
- * QUOTA_TAKE adds `need` tokens to the quota at `key`. A key written for a new period (absent,
- * or of a past one) expires a day after the period's end, on the server's clock only; one of
- * the current or a later period keeps its expiry.
- */
-const QUOTA_TAKE = `
-        redis.call('HSET', key, 'start', string.format('%d', st), 'used', string.format('%d', used + need))
-        if server and st == start and ss ~= start then
-          redis.call('PEXPIREAT', key, string.format('%d', stop + ${QUOTA_GRACE_MS}))
         end`;
 
 /**
