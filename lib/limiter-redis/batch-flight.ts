@@ -5,7 +5,8 @@ import type { Flight } from "./script-run";
 /**
  * ScriptReply is one decision's part of a script reply: `reply` holds packed doubles, the
  * execution time (ms) at byte 0, this decision's outcome (1 allowed, 0 refused, -1 a key that
- * is not a bucket) at `offset`, then the units each of its buckets held before the decision.
+ * is not a bucket) at `offset`, then the units each of its buckets held before the decision,
+ * then per quota the start of the period it counted in (ms) and the tokens used before.
  */
 export interface ScriptReply {
   reply: Buffer;
@@ -89,7 +90,7 @@ export class Batch implements Flight {
     let offset = 8;
     for (const q of this.queued) {
       q.settle(reply, offset);
-      offset += 8 * (1 + q.buckets.length);
+      offset += 8 * q.buckets.replyDoubles;
     }
   }
 

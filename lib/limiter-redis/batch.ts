@@ -117,6 +117,16 @@ export class DecisionBatcher {
   }
 
   /**
+   * redisTime estimates the Redis server's time now (whole ms since the epoch) for a decision
+   * over `buckets`, as the deadlines do (see ScriptRunner.redisTimeOf): what the decision's
+   * quota periods are computed at when Redis's clock decides.
+   */
+  redisTime(buckets: Buckets): number | Promise<number> {
+    const first = buckets.quotaRedisKeys[0] ?? buckets.redisKeys[0];
+    return this.runner.redisTimeOf(first === undefined ? [] : [first]);
+  }
+
+  /**
    * compareClocks learns the offset between this instance's clock and Redis's now (see
    * ScriptRunner.compareClocks), so that the first decisions with a timeout go out at once.
    */

@@ -1,5 +1,5 @@
 export { batcherOf, DecisionBatcher, type DecisionBatcherOptions, MAX_BATCH } from "./batch";
-export { Buckets, bucketKey, type RedisClient, type RedisKey } from "./buckets";
+export { Buckets, bucketKey, quotaKey, type RedisClient, type RedisKey } from "./buckets";
 export {
   ClockOffset,
   type DeadlineWindow,
@@ -9,6 +9,7 @@ export {
   type OffsetEstimate,
 } from "./clock-offset";
 export { type BatchedDecision, encodeBatch } from "./encode-batch";
+export { QUOTA_SHIFT, RESTORE_QUOTA } from "./quota-script";
 export { RedisDecider } from "./redis-decider";
 export {
   combineRedis,

@@ -1,4 +1,4 @@
-import type { Clock, Limit } from "@/lib/limiter";
+import type { Clock, Limit, Quota } from "@/lib/limiter";
 import { retryAfterMs, wholeTokens } from "@/lib/limiter/bucket-arithmetic";
 import { DetailsBuilder } from "@/lib/limiter/details";
 import { type AsyncResults, assertTokens, MethodSet } from "@/lib/limiter/method-set";
@@ -67,19 +67,37 @@ export abstract class RedisDecider<I> extends MethodSet<I, AsyncResults<RedisKey
     for (let i = 0; i < gathered.length; i++) {
       if (!buckets.redisKeys.includes(gathered.redisKeys[i] as string)) shadow.copy(gathered, i);
     }
-    if (shadow.length === 0) {
+    for (let i = 0; i < gathered.quotas.length; i++) {
+      const redisKey = gathered.quotaRedisKeys[i] as string;
+      if (!buckets.quotaRedisKeys.includes(redisKey)) shadow.copyQuota(gathered, i);
+    }
+    if (shadow.length + shadow.quotas.length === 0) {
       return { details: await this.decide(input, n, true, debugIn), shadow: null };
+    }
+    const at = this.at();
+    if (buckets.quotas.length + shadow.quotas.length > 0) {
+      const time = await this.quotaTime(buckets.quotas.length > 0 ? buckets : shadow, at);
+      placeQuotas(buckets, time);
+      placeQuotas(shadow, time);
     }
     const [first, second] = await this.batcher.runWithShadow(
       buckets,
       shadow,
       n,
-      this.at(),
+      at,
       this.timeoutMs,
     );
     const details = debugIn(buckets, first.reply, first.offset, n, true);
     if (second.reply.readDoubleBE(second.offset) < 0) return { details, shadow: null };
     return { details, shadow: debugIn(shadow, second.reply, second.offset, n, true) };
+  }
+
+  /**
+   * quotaTime is the time a decision's quota periods are computed at (ms since the epoch): the
+   * injected clock's `at`, or the Redis server's time as this instance estimates it.
+   */
+  private quotaTime(buckets: Buckets, at: number): number | Promise<number> {
+    return Number.isNaN(at) ? this.batcher.redisTime(buckets) : at;
   }
 
   /** at is the execution time to send: the injected clock's whole ms, or NaN for the server's. */
@@ -103,10 +121,33 @@ export abstract class RedisDecider<I> extends MethodSet<I, AsyncResults<RedisKey
       buckets = new Buckets();
       this.gatherInto(input, buckets);
       at = this.at();
+      if (buckets.quotas.length > 0) {
+        const time = this.quotaTime(buckets, at);
+        if (typeof time !== "number") {
+          return time.then((t) => {
+            placeQuotas(buckets, t);
+            return this.batcher.run(buckets, n, take, at, this.timeoutMs, read);
+          });
+        }
+        placeQuotas(buckets, time);
+      }
     } catch (error) {
       return Promise.reject(error);
     }
     return this.batcher.run(buckets, n, take, at, this.timeoutMs, read);
+  }
+}
+
+/**
+ * placeQuotas computes each quota's period at `time` (ms since the epoch; a RangeError for a
+ * clock that does not count from the epoch) into the decision's working set.
+ */
+function placeQuotas(buckets: Buckets, time: number): void {
+  for (let i = 0; i < buckets.quotas.length; i++) {
+    const calendar = (buckets.quotas[i] as Quota).calendar;
+    calendar.refresh(time);
+    buckets.quotaStarts[i] = calendar.startMs;
+    buckets.quotaEnds[i] = calendar.endMs;
   }
 }
 
@@ -118,7 +159,7 @@ function outcomeOf(buckets: Buckets, reply: Buffer, offset: number): number {
   const outcome = reply.readDoubleBE(offset);
   if (outcome === -1) {
     throw new Error(
-      `Redis holds something other than a bucket at ${buckets.redisKeys.join(", ")}: nothing was taken`,
+      `Redis holds something other than a bucket at ${[...buckets.redisKeys, ...buckets.quotaRedisKeys].join(", ")}: nothing was taken`,
     );
   }
   return outcome;
@@ -166,6 +207,20 @@ function detailsOf(
       ownAllowed ? 0 : retryAfterMs(limit, n, 0, 0, 0, n * limit.tokenUnits - available),
       Math.max(0, limit.periodUnits - available + consumed * limit.tokenUnits) / limit.scale,
     );
+  }
+  let at = offset + 8 * (1 + buckets.length);
+  for (let i = 0; i < buckets.quotas.length; i++) {
+    const quota = buckets.quotas[i] as Quota;
+    const startMs = reply.readDoubleBE(at);
+    const used = reply.readDoubleBE(at + 8);
+    at += 16;
+    // A period later than the one this instance computed (its clock lags at a boundary): its
+    // end is the calendar's, from its start.
+    const endMs =
+      startMs === buckets.quotaStarts[i]
+        ? (buckets.quotaEnds[i] as number)
+        : quota.calendar.windowAt(startMs).endMs;
+    details.addQuota(quota, buckets.quotaKeys[i] as RedisKey, used, startMs, endMs);
   }
   return details.close();
 }

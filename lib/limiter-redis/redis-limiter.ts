@@ -1,9 +1,10 @@
 import { Cluster } from "ioredis";
-import { type Clock, Limit } from "@/lib/limiter";
-import type { KeyFunc, LimitFunc } from "@/lib/limiter/types";
+import { type Clock, checkQuotaState, Limit, Quota, type QuotaState } from "@/lib/limiter";
+import type { AnyLimit, KeyFunc, LimitFunc } from "@/lib/limiter/types";
 import { batcherOf, type DecisionBatcher } from "./batch";
-import type { Buckets, RedisClient, RedisKey } from "./buckets";
+import { Buckets, quotaKey, type RedisClient, type RedisKey } from "./buckets";
 import { bucketPattern, deleteMatching } from "./keys";
+import { mergeQuotaState, readQuotaState } from "./quota-state";
 import { RedisDecider } from "./redis-decider";
 
 /** RedisLimiterOptions configure a RedisLimiter. */
@@ -16,6 +17,8 @@ export interface RedisLimiterOptions {
   /**
    * clock, when set, supplies the execution time instead of the Redis server's clock (whole
    * milliseconds: readings are rounded down). It is for tests: with it, keys do not expire.
+   * With quotas it must read ms since the Unix epoch (a RangeError otherwise); without it, a
+   * quota's period is computed at the Redis server's time as this instance estimates it.
    * Deadlines are not read on it: they are real time (see DecisionBatcherOptions.clock).
    */
   clock?: Clock;
@@ -56,8 +59,8 @@ function timeoutOf(redis: RedisClient, timeoutMs: number | undefined): number {
 }
 
 /**
- * RedisLimiter is the Limiter of `lib/limiter` with its buckets in Redis, shared by every
- * process that uses the same Redis and prefix. Its methods return Promises; the semantics are
+ * RedisLimiter is the Limiter of `lib/limiter` with its buckets and quota states in Redis,
+ * shared by every process that uses the same Redis and prefix. Its methods return Promises; the semantics are
  * the in-memory limiter's, decided at the Redis server's time.
  */
 export class RedisLimiter<I> extends RedisDecider<I> {
@@ -68,12 +71,13 @@ export class RedisLimiter<I> extends RedisDecider<I> {
   readonly prefix: string;
   private readonly keyFunc: KeyFunc<I, RedisKey>;
   private readonly staticLimits: Limit[];
+  private readonly staticQuotas: Quota[];
   private readonly limitFuncs: LimitFunc<I>[];
 
   constructor(
     redis: RedisClient,
     keyFunc: KeyFunc<I, RedisKey>,
-    limitsAndLimitFuncs: Limit | LimitFunc<I> | ReadonlyArray<Limit | LimitFunc<I>> = [],
+    limitsAndLimitFuncs: AnyLimit | LimitFunc<I> | ReadonlyArray<AnyLimit | LimitFunc<I>> = [],
     options: RedisLimiterOptions = {},
   ) {
     super();
@@ -92,17 +96,20 @@ export class RedisLimiter<I> extends RedisDecider<I> {
     this.prefix = prefix;
     this.keyFunc = keyFunc;
     const items = Array.isArray(limitsAndLimitFuncs)
-      ? (limitsAndLimitFuncs as ReadonlyArray<Limit | LimitFunc<I>>)
-      : [limitsAndLimitFuncs as Limit | LimitFunc<I>];
+      ? (limitsAndLimitFuncs as ReadonlyArray<AnyLimit | LimitFunc<I>>)
+      : [limitsAndLimitFuncs as AnyLimit | LimitFunc<I>];
     this.staticLimits = [];
+    this.staticQuotas = [];
     this.limitFuncs = [];
     for (const item of items) {
       if (item instanceof Limit) {
         if (!this.staticLimits.some((l) => l.id === item.id)) this.staticLimits.push(item);
+      } else if (item instanceof Quota) {
+        this.staticQuotas.push(item);
       } else if (typeof item === "function") {
         this.limitFuncs.push(item);
       } else {
-        throw new TypeError("limitsAndLimitFuncs must hold Limits and limit funcs only");
+        throw new TypeError("limitsAndLimitFuncs must hold Limits, Quotas and limit funcs only");
       }
     }
   }
@@ -114,21 +121,55 @@ export class RedisLimiter<I> extends RedisDecider<I> {
       throw new TypeError(`a Redis limiter's key func must return a string or a number`);
     }
     for (const limit of this.staticLimits) into.add(this.prefix, limit, key);
+    for (const quota of this.staticQuotas) into.addQuota(this.prefix, quota, key);
     for (const limitFunc of this.limitFuncs) {
       const result = limitFunc(input);
       if (result == null) continue;
-      for (const item of result instanceof Limit ? [result] : result) {
-        if (!(item instanceof Limit)) {
-          throw new TypeError("a limit func must return a Limit, an array of Limits, or nothing");
+      for (const item of Array.isArray(result) ? (result as readonly unknown[]) : [result]) {
+        if (item instanceof Limit) into.add(this.prefix, item, key);
+        else if (item instanceof Quota) into.addQuota(this.prefix, item, key);
+        else {
+          throw new TypeError(
+            "a limit func must return a Limit, a Quota, an array of them, or nothing",
+          );
         }
-        into.add(this.prefix, item, key);
       }
     }
   }
 
   /**
-   * forget deletes every bucket of `key`, under every limit, and returns how many it deleted:
-   * the key starts again from full buckets.
+   * quotaState reads the state of `key` under `quota`'s calendar as Redis holds it (the
+   * period's start, ms since the epoch, and the tokens used then), or null when it holds none.
+   */
+  quotaState(key: RedisKey, quota: Quota): Promise<QuotaState<RedisKey> | null> {
+    return readQuotaState(this.redis, quotaKey(this.prefix, key, quota), key, quota);
+  }
+
+  /**
+   * restoreQuota merges a saved quota state into Redis, in one script run, for a `quota` of its
+   * calendar (else a RangeError): ignored when of a period before the current one (by this
+   * limiter's time: its clock, or Redis's as estimated); for the period Redis holds, the larger
+   * used count wins; written when Redis holds none, or an older period's (expiring a day after
+   * its period, on Redis's clock only). It reports whether it changed anything.
+   */
+  async restoreQuota(quota: Quota, state: QuotaState<RedisKey>): Promise<boolean> {
+    checkQuotaState(quota, state);
+    const buckets = new Buckets();
+    buckets.addQuota(this.prefix, quota, state.key);
+    const now = this.clock ? Math.floor(this.clock.now()) : await this.batcher.redisTime(buckets);
+    return mergeQuotaState(
+      this.redis,
+      buckets.quotaRedisKeys[0] as string,
+      quota,
+      state,
+      now,
+      this.clock === undefined,
+    );
+  }
+
+  /**
+   * forget deletes every bucket of `key`, under every limit, and its quota states, and returns
+   * how many it deleted: the key starts again from full buckets and unused quotas.
    */
   forget(key: RedisKey): Promise<number> {
     // A bucket of this key has only a limit id after the head: no "}" (that of a longer key).
@@ -140,7 +181,7 @@ export class RedisLimiter<I> extends RedisDecider<I> {
     );
   }
 
-  /** clear deletes every bucket under this limiter's prefix. */
+  /** clear deletes every bucket and quota state under this limiter's prefix. */
   async clear(): Promise<void> {
     await deleteMatching(this.redis, bucketPattern(this.prefix));
   }

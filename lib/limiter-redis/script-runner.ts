@@ -122,6 +122,24 @@ export class ScriptRunner {
     );
   }
 
+  /**
+   * redisTimeOf estimates the time now (ms since the epoch, whole) on the clock of the server
+   * that runs a script over `keys`, from the offset learned of it; the first time, it compares
+   * the clocks first (a Promise then).
+   */
+  redisTimeOf(keys: string[]): number | Promise<number> {
+    const node = this.nodeOf(keys);
+    const offset = this.offsetOf(node);
+    const known = offset.estimate(this.clock.now());
+    if (known) return Math.floor(this.clock.now() + known.offsetMs);
+    return this.compare(node, offset, Number.POSITIVE_INFINITY).then(() => {
+      const now = this.clock.now();
+      const estimate = offset.estimate(now);
+      if (!estimate) throw new Error("Redis's clock could not be compared with this instance's");
+      return Math.floor(now + estimate.offsetMs);
+    });
+  }
+
   /** nodeOf names the server that runs a script over `keys`. */
   private nodeOf(keys: string[]): string {
     const redis = this.redis;

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { QUOTA_READ, QUOTA_SHIFT, QUOTA_TAKE } from "./quota-script";
 
 /*
  * The decision script, assembled from the fragments below so that each rule is written once:
@@ -136,11 +137,14 @@ export const SHADOW = 65_536;
  * injected clock); Redis runs a script atomically, so the all-or-nothing rule holds across
  * instances.
  *
- * KEYS: every bucket the batch touches, once. ARGV[1]: packed big-endian doubles: the time in
- * whole ms (NaN: the server's clock), the batch's deadline by the server's clock (ms; Infinity:
- * none), then per decision its bucket count m (negative: peek, consume nothing; plus SHADOW: a
- * shadow decision, see below) and per bucket the key's index in KEYS, the limit's scale (units
- * per ms), period in ms, and the units wanted (n tokens' worth; 0 takes nothing).
+ * KEYS: every bucket and quota the batch touches, once. ARGV[1]: packed big-endian doubles: the
+ * time in whole ms (NaN: the server's clock), the batch's deadline by the server's clock (ms;
+ * Infinity: none), then per decision its count m (the buckets plus QUOTA_SHIFT per quota;
+ * negative: peek, consume nothing; plus SHADOW: a shadow decision, see below), per bucket the
+ * key's index in KEYS, the limit's scale (units per ms), period in ms, and the units wanted
+ * (n tokens' worth; 0 takes nothing), and per quota the key's index, its count, the start and
+ * end of the period the instance computed (ms since the epoch) and the tokens wanted. A quota
+ * admits when its used tokens plus those wanted are at most its count (see QUOTA_READ).
  *
  * The deadline is read on the server's own clock, whatever clock decides: the one it reads for
  * the decisions (a stored bucket's expiry or TIME) or, with an injected clock, TIME. Once that
@@ -153,9 +157,10 @@ export const SHADOW = 65_536;
  * rides in the same run, so it costs no round trip (and has no deadline) of its own.
  *
  * The reply is packed doubles too: the time, then per decision 1 (allowed), 0 (refused), -1
- * (a bucket's key holds something else: nothing taken) or -2 (a shadow not decided: the
- * decision before it did not allow; its buckets then read 0), and per bucket the units it held
- * before the decision, at most a period's; or, past the deadline, the time and EXPIRED alone.
+ * (a bucket's or quota's key holds something else: nothing taken) or -2 (a shadow not decided:
+ * the decision before it did not allow; its entries then read 0), per bucket the units it held
+ * before the decision, at most a period's, and per quota the start of the period it counted in
+ * and the tokens used before the decision; or, past the deadline, the time and EXPIRED alone.
  * With an injected clock the reply ends with the server's time (whole ms), which the caller
  * learns its clock's offset from; otherwise the time it starts with is the server's. Every
  * number is an integer below 2^53, so the doubles are exact.
@@ -204,10 +209,12 @@ while pos <= len do
   if shadow then m = m - ${SHADOW} end
   local take = m > 0
   if not take then m = -m end
+  local q = math.floor(m / ${QUOTA_SHIFT})
+  m = m - q * ${QUOTA_SHIFT}
   local ok, head = 1, n + 1
   if shadow and last ~= 1 then
-    ok, pos = -2, pos + 32 * m
-    for j = 1, m do reply[head + j] = 0 end
+    ok, pos = -2, pos + 32 * m + 40 * q
+    for j = 1, m + 2 * q do reply[head + j] = 0 end
   end
   for j = 1, ok == -2 and 0 or m do
     local i, scale, periodMs, need
@@ -225,8 +232,24 @@ ${AVAILABLE}
     held[o - 7], held[o - 6], held[o - 5], held[o - 4] = key, scale, periodMs, need
     held[o - 3], held[o - 2], held[o - 1], held[o] = s, b, u, e
   end
+  for j = 1, ok == -2 and 0 or q do
+    local i, count, start, stop, need
+    i, count, start, stop, need, pos = unpackd('>ddddd', blob, pos)
+    local key = KEYS[i]
+    if now ~= now then
+${timeInto("now")}
+${LATE("now")}
+    end
+${QUOTA_READ}
+    if need > 0 and ok == 1 and used + need > count then ok = 0 end
+    local r, o = head + m + 2 * j, 8 * (m + j)
+    reply[r - 1], reply[r] = st, used
+    held[o - 7], held[o - 6], held[o - 5], held[o - 4] = key, st, used, need
+    held[o - 3], held[o - 2] = start, stop
+    held[o - 1] = ss or -1
+  end
   reply[head] = ok
-  n = head + m
+  n = head + m + 2 * q
   last = ok
   if ok == 1 and take then
     for j = 1, m do
@@ -236,6 +259,14 @@ ${AVAILABLE}
       if need > 0 then
         local pu, avail = periodMs * scale, reply[head + j]
 ${TAKE}
+      end
+    end
+    for j = 1, q do
+      local o = 8 * (m + j)
+      local key, st, used, need = held[o - 7], held[o - 6], held[o - 5], held[o - 4]
+      local start, stop, ss = held[o - 3], held[o - 2], held[o - 1]
+      if need > 0 then
+${QUOTA_TAKE}
       end
     end
   end

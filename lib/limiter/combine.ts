@@ -1,5 +1,6 @@
 import { systemClock } from "./clock";
-import { Decider, type Gathered } from "./decider";
+import { Decider } from "./decider";
+import type { Gathered } from "./gathered";
 import type { Limiter } from "./limiter";
 
 /**

@@ -1,5 +1,6 @@
 import type { Limit } from "./limit";
-import type { BucketDetails, DebugDetails, Details } from "./types";
+import type { Quota } from "./quota";
+import type { BucketDetails, DebugDetails, Details, QuotaDetails } from "./types";
 
 /**
  * DetailsBuilder assembles a decision's Details bucket by bucket, the same way whatever the
@@ -18,6 +19,7 @@ export class DetailsBuilder<K> {
   private remaining = Number.POSITIVE_INFINITY;
   private retryAfterMs = 0;
   private buckets: BucketDetails<K>[] | undefined = undefined;
+  private quotas: QuotaDetails<K>[] | undefined = undefined;
 
   /**
    * open starts a decision of `n` tokens at `now` (ms), which `allowed` and then takes the tokens
@@ -31,6 +33,7 @@ export class DetailsBuilder<K> {
     this.remaining = Number.POSITIVE_INFINITY;
     this.retryAfterMs = 0;
     this.buckets = debug ? [] : undefined;
+    this.quotas = undefined;
   }
 
   /**
@@ -62,6 +65,41 @@ export class DetailsBuilder<K> {
     });
   }
 
+  /**
+   * addQuota adds one quota: `used` is the tokens used in its period `[startMs, endMs)` (ms
+   * since the epoch) before the decision. Refused, it can pass once the period ends (never
+   * when `n` exceeds its count).
+   */
+  addQuota(quota: Quota, key: K, used: number, startMs: number, endMs: number): void {
+    const n = this.n;
+    const count = quota.count;
+    const ownAllowed = n === 0 || used + n <= count;
+    // Never negative: over Redis the period was computed at an estimate of the server's time.
+    const resetInMs = Math.max(0, endMs - this.now);
+    const ownRetryMs = ownAllowed ? 0 : n > count ? Number.POSITIVE_INFINITY : resetInMs;
+    const left = Math.max(0, count - used) - this.consumed;
+    if (left < this.remaining) this.remaining = left;
+    if (!this.allowed && ownRetryMs > this.retryAfterMs) this.retryAfterMs = ownRetryMs;
+    if (this.buckets === undefined) return;
+    this.quotas ??= [];
+    this.quotas.push({
+      allowed: ownAllowed,
+      executionTime: this.now,
+      tokensRequested: n,
+      tokensConsumed: this.consumed,
+      tokensRemaining: left,
+      retryAfterMs: ownRetryMs,
+      kind: "quota",
+      quota,
+      key,
+      used,
+      remaining: left,
+      periodStartMs: startMs,
+      periodEndMs: endMs,
+      resetInMs,
+    });
+  }
+
   /** close is the decision's Details, with each bucket's when it was opened with `debug`. */
   close(): Details | DebugDetails<K> {
     const details: Details = {
@@ -73,7 +111,10 @@ export class DetailsBuilder<K> {
       retryAfterMs: this.retryAfterMs,
     };
     const buckets = this.buckets;
+    const quotas = this.quotas;
     this.buckets = undefined;
-    return buckets ? { ...details, buckets } : details;
+    this.quotas = undefined;
+    if (!buckets) return details;
+    return quotas ? { ...details, buckets, quotas } : { ...details, buckets };
   }
 }

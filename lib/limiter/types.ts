@@ -1,10 +1,17 @@
 import type { Limit } from "./limit";
+import type { Quota } from "./quota";
 
 /** KeyFunc maps an input to the key of its buckets (an IP, a customer id, ...). */
 export type KeyFunc<I, K> = (input: I) => K;
 
-/** LimitFunc decides limits per input (plan, method, cost); nothing means "no limit from me". */
-export type LimitFunc<I> = (input: I) => Limit | readonly Limit[] | null | undefined;
+/** AnyLimit is a limit of either kind: a token bucket's Limit or a calendar Quota. */
+export type AnyLimit = Limit | Quota;
+
+/**
+ * LimitFunc decides limits per input (plan, method, cost): Limits and Quotas, mixed in any
+ * order; nothing means "no limit from me".
+ */
+export type LimitFunc<I> = (input: I) => AnyLimit | readonly AnyLimit[] | null | undefined;
 
 /**
  * Details describes one decision. `executionTime` is the clock reading (ms) it used throughout;
@@ -33,9 +40,32 @@ export interface BucketDetails<K = unknown> extends Details {
   fullInMs: number;
 }
 
-/** DebugDetails is a decision's Details plus each bucket's, in order: limiter, then limit. */
+/**
+ * QuotaDetails reports one quota of a decision (`kind: "quota"`): `allowed` says whether this
+ * quota alone would allow; `quota` is its limit (the smaller count when one decision names two
+ * quotas of one calendar), `used` the tokens used in the period before the decision and
+ * `remaining` those left after it (never below 0); the period is `[periodStartMs, periodEndMs)`
+ * (ms since the epoch) and `resetInMs` the time from the decision to its end. `retryAfterMs` is
+ * `resetInMs` when refused (Infinity when `n` exceeds the count), else 0.
+ */
+export interface QuotaDetails<K = unknown> extends Details {
+  kind: "quota";
+  quota: Quota;
+  key: K;
+  used: number;
+  remaining: number;
+  periodStartMs: number;
+  periodEndMs: number;
+  resetInMs: number;
+}
+
+/**
+ * DebugDetails is a decision's Details plus each bucket's, in order: limiter, then limit; and,
+ * when the decision has quotas (only then), each quota's in `quotas`, in the same order.
+ */
 export interface DebugDetails<K = unknown> extends Details {
   buckets: BucketDetails<K>[];
+  quotas?: QuotaDetails<K>[];
 }
 
 /** WaitOptions carries an AbortSignal that rejects a pending `wait` with the signal's reason. */

@@ -125,11 +125,12 @@ export function folderLoops(sources: Sources): string[] {
 const CORE = ["lib/limiter/", "lib/limiter-redis/", "lib/vocabulary.ts"];
 
 /**
- * CORE_PACKAGES are the packages each part of the core may import: the pure limiter none at all
- * (it runs in the browser's simulator too), its Redis storage the Redis client and node:crypto.
+ * CORE_PACKAGES are the packages each part of the core may import: the pure limiter only the
+ * Temporal polyfill for its quotas' calendars (it runs in the browser's simulator too, as the
+ * polyfill does), its Redis storage the Redis client and node:crypto.
  */
 const CORE_PACKAGES: Record<string, readonly string[]> = {
-  "lib/limiter/": [],
+  "lib/limiter/": ["temporal-polyfill"],
   "lib/limiter-redis/": ["ioredis", "node:crypto"],
   "lib/vocabulary.ts": [],
 };

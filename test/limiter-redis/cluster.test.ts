@@ -1,6 +1,6 @@
 import { Cluster } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { limit } from "@/lib/limiter";
+import { limit, quota } from "@/lib/limiter";
 import { combineRedis, RedisLimiter } from "@/lib/limiter-redis";
 import { type RedisCluster, startRedisCluster } from "../support/redis-cluster";
 
@@ -38,6 +38,23 @@ describe("RedisLimiter on a Redis Cluster of three primaries", () => {
     expect(sizes.filter((size) => size > 0).length).toBe(3);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(KEYS.length * 2);
     for (const size of sizes) expect(size % 2).toBe(0);
+  });
+
+  it("decides a key's buckets and quota in one script on its node, on the node's clock", async () => {
+    const limiter = new RedisLimiter(
+      client,
+      (key: string) => key,
+      [limit(10, "1h"), quota(3, "month", { timeZone: "Europe/Berlin" })],
+      { prefix: "quota" },
+    );
+    for (const key of KEYS.slice(0, 6)) {
+      const outcomes = [];
+      for (let i = 0; i < 4; i++) outcomes.push(await limiter.allow(key));
+      expect(outcomes).toEqual([true, true, true, false]);
+      const debug = await limiter.peekWithDebug(key);
+      expect(debug.buckets.map((b) => b.tokensRemaining)).toEqual([7]);
+      expect(debug.quotas?.map((q) => q.used)).toEqual([3]);
+    }
   });
 
   it("combines limiters that share the key func, all or nothing, and refuses a decision across slots", async () => {

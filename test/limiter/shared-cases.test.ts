@@ -7,6 +7,8 @@ import {
   type Details,
   Limiter,
   levelAfter,
+  type QuotaDetails,
+  quota,
   type WaitOptions,
 } from "@/lib/limiter";
 import { combineRedis, RedisLimiter } from "@/lib/limiter-redis";
@@ -19,10 +21,12 @@ import {
   propertyLimitsArb,
   propertyStartArb,
   propertyStepsArb,
+  type QuotaOutcome,
   type SharedCase,
   type Step,
   sharedCases,
 } from "./shared-cases";
+import { sharedQuotaCases } from "./shared-quota-cases";
 
 /** AsyncDecider is the method set both paths offer, as Promises. */
 interface AsyncDecider {
@@ -146,6 +150,11 @@ function normalBucket(b: Bucket) {
   return { ...rest, limit: limit.id };
 }
 
+/** normalQuota is a quota report with its quota by id. */
+function normalQuota(q: QuotaDetails) {
+  return { ...q, quota: q.quota.id };
+}
+
 /** checkRetry compares a retry-after: exactly when the exact value is whole, else by expectRetry. */
 function checkRetry(actual: number, exact: number, at: number, label: string): void {
   if (Number.isInteger(exact) || !Number.isFinite(exact)) {
@@ -183,7 +192,10 @@ async function runCase(adapter: Adapter, c: SharedCase): Promise<void> {
     if (!("remaining" in step)) throw new Error(`${label}: a details step needs remaining`);
     const take = step.call.startsWith("allow") || step.call === "waitN";
     const consumed = step.allowed && take ? n : 0;
-    const { retryAfterMs, buckets, ...details } = result as Details & { buckets?: Bucket[] };
+    const { retryAfterMs, buckets, quotas, ...details } = result as Details & {
+      buckets?: Bucket[];
+      quotas?: QuotaDetails[];
+    };
     const expectedBuckets =
       "buckets" in step
         ? step.buckets.map((b: BucketOutcome) => ({
@@ -196,13 +208,36 @@ async function runCase(adapter: Adapter, c: SharedCase): Promise<void> {
             key: b.key,
           }))
         : undefined;
-    expect({ ...details, buckets: buckets?.map(normalBucket) }, label).toEqual({
+    const expectedQuotas =
+      "quotas" in step
+        ? step.quotas?.map((q: QuotaOutcome) => ({
+            allowed: q.allowed,
+            executionTime: step.at,
+            tokensRequested: n,
+            tokensConsumed: consumed,
+            tokensRemaining: q.remaining,
+            retryAfterMs: q.retry ?? 0,
+            kind: "quota",
+            quota: q.quota.id,
+            key: q.key,
+            used: q.used,
+            remaining: q.remaining,
+            periodStartMs: q.start,
+            periodEndMs: q.end,
+            resetInMs: q.end - step.at,
+          }))
+        : undefined;
+    expect(
+      { ...details, buckets: buckets?.map(normalBucket), quotas: quotas?.map(normalQuota) },
+      label,
+    ).toEqual({
       allowed: step.allowed,
       executionTime: step.at,
       tokensRequested: n,
       tokensConsumed: consumed,
       tokensRemaining: step.remaining,
       buckets: expectedBuckets,
+      quotas: expectedQuotas,
     });
     checkRetry(retryAfterMs, step.retry ?? 0, step.at, label);
     if ("buckets" in step) {
@@ -245,7 +280,7 @@ function call(
 describe.each([memory, onRedis])("shared cases on the $name path", (adapter) => {
   beforeEach(() => adapter.reset());
 
-  it.each(sharedCases)("$name", (c) => runCase(adapter, c));
+  it.each([...sharedCases, ...sharedQuotaCases])("$name", (c) => runCase(adapter, c));
 });
 
 describe("both paths agree", () => {
@@ -284,6 +319,61 @@ describe("both paths agree", () => {
         },
       ),
       { numRuns: 50 },
+    );
+  });
+});
+
+describe("both paths agree with quotas", () => {
+  beforeEach(() => onRedis.reset());
+
+  const quotaArb = fc
+    .record({
+      count: fc.integer({ min: 1, max: 10 }),
+      period: fc.constantFrom("day" as const, "week" as const, "month" as const),
+      timeZone: fc.constantFrom("UTC", "Europe/Berlin", "America/New_York"),
+      anchorDay: fc.integer({ min: 1, max: 31 }),
+    })
+    .map(({ count, period, ...options }) => quota(count, period, options));
+  const stepsArb = fc.array(
+    fc.record({
+      advanceMs: fc.oneof(
+        { weight: 3, arbitrary: fc.integer({ min: 0, max: 1_000 }) },
+        { weight: 2, arbitrary: fc.integer({ min: 0, max: 3 * 86_400_000 }) },
+      ),
+      key: fc.constantFrom("a", "b"),
+      n: fc.integer({ min: 0, max: 12 }),
+      take: fc.boolean(),
+    }),
+    { minLength: 1, maxLength: 30 },
+  );
+
+  it("on random scripts over buckets and quotas across period boundaries: the same reports", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        propertyLimitsArb,
+        fc.array(quotaArb, { minLength: 1, maxLength: 2 }),
+        fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2028, 11, 31) }),
+        stepsArb,
+        async (limits, quotas, start, steps) => {
+          const clock = new FakeClock(start);
+          const specs = [{ limits: [...limits, ...quotas] }];
+          const a = memory.build(clock, specs).decider();
+          const b = onRedis.build(clock, specs).decider();
+          for (const [index, step] of steps.entries()) {
+            clock.set(clock.now() + step.advanceMs);
+            const method = step.take ? "allowNWithDebug" : "peekNWithDebug";
+            const x = await a[method](step.key, step.n);
+            const y = await b[method](step.key, step.n);
+            const label = `step ${index}`;
+            expect({ ...withoutRetries(y), quotas: y.quotas?.map(normalQuota) }, label).toEqual({
+              ...withoutRetries(x),
+              quotas: x.quotas?.map(normalQuota),
+            });
+            sameRetry(y.retryAfterMs, x.retryAfterMs, clock.now(), label);
+          }
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 });

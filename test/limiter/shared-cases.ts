@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { type Limit, type LimitFunc, limit } from "@/lib/limiter";
+import { type AnyLimit, type Limit, type LimitFunc, limit, type Quota } from "@/lib/limiter";
 
 /**
  * The behaviour cases of the limiter core, written once and run against every implementation
@@ -11,7 +11,7 @@ import { type Limit, type LimitFunc, limit } from "@/lib/limiter";
 export interface LimiterSpec {
   /** key maps an input to its key (the input itself by default). */
   key?: (input: string) => string;
-  limits: (Limit | LimitFunc<string>)[];
+  limits: (AnyLimit | LimitFunc<string>)[];
 }
 
 export type BoolMethod = "allow" | "allowN" | "peek" | "peekN";
@@ -30,6 +30,20 @@ export type NMethod =
   | "peekNWithDetails"
   | "peekNWithDebug"
   | "waitN";
+
+/** QuotaOutcome is one quota's expected report in a debug step. */
+export interface QuotaOutcome {
+  quota: Quota;
+  key: string;
+  allowed: boolean;
+  used: number;
+  remaining: number;
+  /** start and end bound the period counted in (ms since the epoch). */
+  start: number;
+  end: number;
+  /** retry is the exact retry-after (0 by default). */
+  retry?: number;
+}
 
 /** BucketOutcome is one bucket's expected report in a debug step. */
 export interface BucketOutcome {
@@ -61,6 +75,8 @@ export type Step =
       remaining: number;
       retry?: number;
       buckets: BucketOutcome[];
+      /** quotas: each quota's report, when the decision has quotas (else none is reported). */
+      quotas?: QuotaOutcome[];
     })
   | (Call & { call: NMethod; rejects: typeof RangeError })
   /** held: the number of buckets the case's limiters hold, all together. */
