@@ -49,7 +49,7 @@ test("on a wide screen the sidebar shows every page and Sign out, and no Menu bu
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn();
   await expect(page.getByRole("button", { name: "Menu" })).toBeHidden();
-  // Overview, Plans, Customers, Classes, Service tokens, Simulator, Audit log.
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveCount(7);
+  // Overview, Plans, Customers, Classes, Service tokens, Gateway routes, Simulator, Audit log.
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveCount(8);
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
 });
