@@ -1,5 +1,11 @@
 import { TIME_UNITS, type TimeUnit } from "@/lib/limiter";
-import type { LimitShape, PolicyLimit } from "@/lib/vocabulary";
+import {
+  type AnyPolicyLimit,
+  isQuotaShape,
+  type LimitShape,
+  QUOTA_PERIODS,
+  type QuotaShape,
+} from "@/lib/vocabulary";
 
 /**
  * countOf writes a count with its noun, singular for exactly one: (1, "token") -> "1 token",
@@ -20,18 +26,35 @@ export function describePeriod(periodMs: number): string {
   return amount === 1 ? one : `${amount.toLocaleString("en-US")} ${many}`;
 }
 
-/** describeLimit writes one limit in words: "10 per second", "500 per 5 minutes". */
-export function describeLimit(limit: LimitShape): string {
+/**
+ * describeLimit writes one limit in words: "10 per second", "500 per 5 minutes"; a quota
+ * "100,000 per month", with its zone when not UTC: "1,000 per day (Europe/Berlin)".
+ */
+export function describeLimit(limit: LimitShape | QuotaShape): string {
+  if (isQuotaShape(limit)) {
+    const zone = limit.timeZone && limit.timeZone !== "UTC" ? ` (${limit.timeZone})` : "";
+    return `${limit.count.toLocaleString("en-US")} per ${limit.period}${zone}`;
+  }
   return `${limit.count.toLocaleString("en-US")} per ${describePeriod(limit.periodMs)}`;
 }
 
-/** describeLimits writes limits in words, shortest period first: "10 per second, 500 per minute". */
-export function describeLimits(limits: readonly LimitShape[]): string {
+/** byPeriod orders limits: buckets by period, then quotas by period (day, week, month). */
+function byPeriod(a: LimitShape | QuotaShape, b: LimitShape | QuotaShape): number {
+  if (isQuotaShape(a) || isQuotaShape(b)) {
+    const rank = (l: LimitShape | QuotaShape) =>
+      isQuotaShape(l) ? QUOTA_PERIODS.indexOf(l.period) : -1;
+    return rank(a) - rank(b) || a.count - b.count;
+  }
+  return a.periodMs - b.periodMs || a.count - b.count;
+}
+
+/**
+ * describeLimits writes limits in words, shortest period first, quotas last: "10 per second,
+ * 500 per minute, 100,000 per month".
+ */
+export function describeLimits(limits: readonly (LimitShape | QuotaShape)[]): string {
   if (limits.length === 0) return "unlimited";
-  return [...limits]
-    .sort((a, b) => a.periodMs - b.periodMs || a.count - b.count)
-    .map(describeLimit)
-    .join(", ");
+  return [...limits].sort(byPeriod).map(describeLimit).join(", ");
 }
 
 /**
@@ -39,7 +62,7 @@ export function describeLimits(limits: readonly LimitShape[]): string {
  * enforced ones first and the dry-run ones after them: "10 per second; dry run: 3 per hour"
  * (describeLimits alone when none is dry-run).
  */
-export function describePolicyLimits(limits: readonly PolicyLimit[]): string {
+export function describePolicyLimits(limits: readonly AnyPolicyLimit[]): string {
   const enforced = describeLimits(limits.filter((l) => !l.dryRun));
   const dryRun = limits.filter((l) => l.dryRun);
   return dryRun.length === 0 ? enforced : `${enforced}; dry run: ${describeLimits(dryRun)}`;

@@ -65,6 +65,49 @@ export interface LimitRow extends PolicyLimit {
   operation: Operation;
 }
 
+/**
+ * QuotaShape is a quota as stored and sent over the wire: `count` tokens per calendar `period`
+ * in the IANA `timeZone` ("UTC" when absent); months start on the customer's billing anchor day.
+ */
+export interface QuotaShape {
+  count: number;
+  period: QuotaPeriod;
+  timeZone?: string;
+}
+
+/** PolicyQuota is a quota of a plan or an override (`dryRun` as for a PolicyLimit). */
+export interface PolicyQuota extends QuotaShape {
+  dryRun?: boolean;
+}
+
+/** QuotaRow is one quota of a plan: a policy quota for one operation. */
+export interface QuotaRow extends PolicyQuota {
+  operation: Operation;
+}
+
+/** AnyPolicyLimit is a limit of an override: a bucket's (`periodMs`) or a quota's (`period`). */
+export type AnyPolicyLimit = PolicyLimit | PolicyQuota;
+
+/** AnyLimitRow is a limit of a plan: a bucket's row (`periodMs`) or a quota's row (`period`). */
+export type AnyLimitRow = LimitRow | QuotaRow;
+
+/** isQuotaShape tells a quota (it has a calendar `period`) from a bucket limit (`periodMs`). */
+export function isQuotaShape<B extends LimitShape, Q extends QuotaShape>(limit: B | Q): limit is Q {
+  return "period" in limit && limit.period !== undefined;
+}
+
+/** bucketsOf keeps a list's bucket limits (those with `periodMs`), leaving out its quotas. */
+export function bucketsOf<T extends LimitShape | QuotaShape>(
+  limits: readonly T[],
+): Exclude<T, { period: QuotaPeriod }>[] {
+  return limits.filter(
+    (l): l is Exclude<T, { period: QuotaPeriod }> => !("period" in l && l.period !== undefined),
+  );
+}
+
+/** MAX_QUOTA_COUNT is the largest count a stored quota may have. */
+export const MAX_QUOTA_COUNT = 1_000_000_000;
+
 /** LIMIT_SOURCES say where a customer's limits for an operation come from. */
 export const LIMIT_SOURCES = ["plan", "override"] as const;
 

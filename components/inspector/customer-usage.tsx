@@ -7,7 +7,7 @@ import { allowancePerStep } from "@/components/usage/usage-data";
 import { RANGE_SPECS, ROLLUP_RANGES, type RollupRange } from "@/components/usage/usage-range";
 import type { OverrideView, PlanWithLimits } from "@/lib/client/types";
 import { countOf, describeLimits } from "@/lib/format";
-import type { Operation } from "@/lib/vocabulary";
+import { bucketsOf, type Operation } from "@/lib/vocabulary";
 
 /**
  * enforcedLimits are the limits a customer's requests of one operation obey at `now` (ms): its
@@ -89,7 +89,9 @@ function OperationUsage({
       range={range}
       usage={usage}
       now={now}
-      allowance={enforced ? (stepMs) => allowancePerStep(enforced.limits, stepMs) : undefined}
+      allowance={
+        enforced ? (stepMs) => allowancePerStep(bucketsOf(enforced.limits), stepMs) : undefined
+      }
       summary={(data) => (
         <p className="muted small" data-testid={`usage-${operation}-totals`}>
           {data.totals.allowed.toLocaleString("en-US")} allowed,{" "}

@@ -11,6 +11,7 @@ import { useUrlQuery } from "@/components/ui/use-url-query";
 import { scopedRangeSchema } from "@/components/usage/usage-range";
 import { ApiError, api } from "@/lib/client/api";
 import type { CustomerResponse, InspectResponse, PlansResponse } from "@/lib/client/types";
+import { bucketsOf } from "@/lib/vocabulary";
 import { BillingDayEditor } from "./billing-day-editor";
 import { CustomerDryRun } from "./customer-dry-run";
 import { CustomerUsage } from "./customer-usage";
@@ -183,7 +184,8 @@ export function KeyInspector({ customerId }: { customerId: number }) {
       {plan ? (
         <div className="grid cols-2">
           {classes.map((operation) => {
-            const planLimits = plan.limits.filter((l) => l.operation === operation);
+            // Quotas are not edited here yet: only bucket limits start an override.
+            const planLimits = bucketsOf(plan.limits.filter((l) => l.operation === operation));
             const override = overrides[operation];
             return (
               <OverrideEditor

@@ -9,7 +9,7 @@ import type { OverrideView } from "@/lib/client/types";
 import { SECOND_MS, TIME_UNITS, type TimeUnit, type TimeUnitEntry } from "@/lib/limiter";
 import { type OverrideInput, overrideSchema } from "@/lib/schemas/customer.schema";
 import { formatTimeInput, parseTimeInput, TIME_INPUT_ERROR } from "@/lib/time-format";
-import type { PolicyLimit } from "@/lib/vocabulary";
+import { bucketsOf, type PolicyLimit } from "@/lib/vocabulary";
 
 /** EXPIRY_UNITS are the units an "expires in" amount is typed in. */
 export const EXPIRY_UNITS = TIME_UNITS.filter(
@@ -50,7 +50,8 @@ export function draftOfOverride(
   override: OverrideView | undefined,
   fallbackLimits: readonly PolicyLimit[],
 ): OverrideDraft {
-  const limits = override?.limits ?? fallbackLimits;
+  // Quotas are not edited here yet: the draft holds the bucket limits.
+  const limits = override ? bucketsOf(override.limits) : fallbackLimits;
   const expiresAt = override?.expiresAt ?? null;
   return {
     // A dry-run limit stays dry-run. Regression: the flag was dropped, so editing an override,

@@ -15,7 +15,13 @@ import {
   planCreateSchema,
   planUpdateSchema,
 } from "@/lib/schemas/plan.schema";
-import type { LimitRow, Operation, PolicyLimit } from "@/lib/vocabulary";
+import {
+  type AnyLimitRow,
+  bucketsOf,
+  isQuotaShape,
+  type Operation,
+  type PolicyLimit,
+} from "@/lib/vocabulary";
 
 /** PlanDraft is the plan editor's state, before validation. */
 export interface PlanDraft {
@@ -41,7 +47,8 @@ export function draftFromPlan(plan: PlanWithLimits): PlanDraft {
     name: plan.name,
     slug: plan.slug,
     description: plan.description,
-    limits: plan.limits.map((l) => {
+    // Quotas are not edited here yet: the draft holds the bucket limits.
+    limits: bucketsOf(plan.limits).map((l) => {
       const { count, amount, unit } = draftOfLimit(l);
       // The flag rides along, so saving other edits keeps a dry-run limit dry-run.
       return { ...limitDraft(l.operation, count, amount, unit), dryRun: l.dryRun };
@@ -95,13 +102,17 @@ export function validateCreate(draft: PlanDraft): Validation<PlanCreate> {
 }
 
 function sameLimits(
-  a: readonly LimitRow[],
+  a: readonly AnyLimitRow[],
   b: readonly PlanWithLimits["limits"][number][],
 ): boolean {
-  const key = (rows: readonly LimitRow[]) =>
+  const key = (rows: readonly AnyLimitRow[]) =>
     JSON.stringify(
       rows
-        .map((r) => [r.operation, r.count, r.periodMs, r.dryRun ?? false])
+        .map((r) =>
+          isQuotaShape(r)
+            ? [r.operation, r.count, r.period, r.timeZone ?? "UTC", r.dryRun ?? false]
+            : [r.operation, r.count, r.periodMs, r.dryRun ?? false],
+        )
         .sort((x, y) => String(x).localeCompare(String(y))),
     );
   return key(a) === key(b);
@@ -115,7 +126,12 @@ function sameLimits(
 export function validateUpdate(draft: PlanDraft, saved: PlanWithLimits): Validation<PlanUpdate> {
   const checked = validateWith(planUpdateSchema, toBody(draft));
   if (!checked.ok) return checked;
-  const { slug, name, description, limits } = checked.data;
+  const { slug, name, description } = checked.data;
+  // The draft holds no quotas yet: the saved ones ride along, so saving keeps them.
+  const limits =
+    checked.data.limits === undefined
+      ? undefined
+      : [...checked.data.limits, ...saved.limits.filter((l) => isQuotaShape(l))];
   const changes: PlanUpdate = {};
   if (slug !== undefined && slug !== saved.slug) changes.slug = slug;
   if (name !== undefined && name !== saved.name) changes.name = name;

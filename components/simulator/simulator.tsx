@@ -9,6 +9,7 @@ import { api } from "@/lib/client/api";
 import type { PlansResponse } from "@/lib/client/types";
 import { type SimulationResult, simulate } from "@/lib/simulator/simulate";
 import type { SimulationInput } from "@/lib/simulator/simulation.schema";
+import { bucketsOf } from "@/lib/vocabulary";
 import { LimitsCard, sourceOf } from "./limits-card";
 import { PatternCard } from "./pattern-card";
 import { defaultPatternDraft, type PatternDraft, simulationOfDraft } from "./pattern-draft";
@@ -35,7 +36,7 @@ export function Simulator() {
     const { planId, operation } = sourceOf(value);
     const plan = planList.find((p) => p.id === planId);
     if (!plan) return undefined;
-    return plan.limits.filter((l) => l.operation === operation).map(draftOfLimit);
+    return bucketsOf(plan.limits.filter((l) => l.operation === operation)).map(draftOfLimit);
   };
   const original = sourceRows(source);
   const edited = original !== undefined && JSON.stringify(original) !== JSON.stringify(rows);

@@ -1,9 +1,9 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNotNull } from "drizzle-orm";
 import type { CustomerView } from "../../lib/schemas/customer-answer.schema";
-import type { Operation, PolicyLimit } from "../../lib/vocabulary";
+import { type AnyPolicyLimit, isQuotaShape, type Operation } from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import { customers, limitOverrides, plans } from "../schema";
-import { dryRunKey, dryRunSinceOf } from "./plans";
+import { columnsOfLimit, dryRunKey, dryRunSinceOf } from "./plans";
 
 /** CustomerRow is a stored customer (the key hash stays in the database layer's callers). */
 export type CustomerRow = typeof customers.$inferSelect;
@@ -127,7 +127,7 @@ export function replaceOverride(
   tx: Tx,
   customerId: number,
   operation: Operation,
-  limits: PolicyLimit[],
+  limits: AnyPolicyLimit[],
   expiresAt: number | null,
   now: number,
 ): void {
@@ -140,8 +140,15 @@ export function replaceOverride(
         dryRunSince: limitOverrides.dryRunSince,
       })
       .from(limitOverrides)
-      .where(and(eqCustomerOperation(customerId, operation), eq(limitOverrides.dryRun, true)))
-      .all(),
+      .where(
+        and(
+          eqCustomerOperation(customerId, operation),
+          eq(limitOverrides.dryRun, true),
+          isNotNull(limitOverrides.periodMs),
+        ),
+      )
+      .all()
+      .map((row) => ({ ...row, periodMs: row.periodMs ?? 0 })),
   );
   tx.delete(limitOverrides).where(eqCustomerOperation(customerId, operation)).run();
   if (limits.length > 0) {
@@ -150,13 +157,14 @@ export function replaceOverride(
         limits.map((l) => ({
           customerId,
           operation,
-          count: l.count,
-          periodMs: l.periodMs,
+          ...columnsOfLimit(l),
           dryRun: l.dryRun ?? false,
           // A dry-run limit the override already had keeps its start; a new one starts now.
-          dryRunSince: l.dryRun
-            ? (since.get(dryRunKey({ operation, count: l.count, periodMs: l.periodMs })) ?? now)
-            : null,
+          // Only bucket limits may be dry-run (quota rows refuse it: QUOTA_DRY_RUN_RULE).
+          dryRunSince:
+            l.dryRun && !isQuotaShape(l)
+              ? (since.get(dryRunKey({ operation, count: l.count, periodMs: l.periodMs })) ?? now)
+              : null,
           expiresAt,
           createdAt: now,
         })),

@@ -1,18 +1,95 @@
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, isNotNull } from "drizzle-orm";
 import type { PlanView, StoredLimit } from "../../lib/schemas/plan-answer.schema";
-import type { LimitRow, Operation } from "../../lib/vocabulary";
+import {
+  type AnyLimitRow,
+  isQuotaShape,
+  type Operation,
+  QUOTA_PERIODS,
+  type QuotaPeriod,
+} from "../../lib/vocabulary";
 import type { Tx } from "../client";
 import { customers, planLimits, plans } from "../schema";
+
+/** LimitColumns are the stored columns of a limit of either kind (plan_limits, limit_overrides). */
+export interface LimitColumns {
+  count: number;
+  periodMs: number | null;
+  quotaPeriod: QuotaPeriod | null;
+  timeZone: string | null;
+  dryRun: boolean;
+}
+
+/**
+ * limitOfColumns reads stored columns as a limit: a quota (`period`, `timeZone`) when the row has
+ * a quota period, else a bucket limit (`periodMs`); the CHECKs hold exactly one of them.
+ */
+export function limitOfColumns(
+  row: LimitColumns,
+):
+  | { count: number; periodMs: number; dryRun: boolean }
+  | { count: number; period: QuotaPeriod; timeZone: string; dryRun: boolean } {
+  return row.quotaPeriod !== null
+    ? {
+        count: row.count,
+        period: row.quotaPeriod,
+        timeZone: row.timeZone ?? "UTC",
+        dryRun: row.dryRun,
+      }
+    : { count: row.count, periodMs: row.periodMs ?? 0, dryRun: row.dryRun };
+}
+
+/** columnsOfLimit are the columns to store for a limit of either kind (a quota's zone: UTC if none). */
+export function columnsOfLimit(
+  limit:
+    | { count: number; periodMs: number }
+    | { count: number; period: QuotaPeriod; timeZone?: string },
+): Pick<LimitColumns, "count" | "periodMs" | "quotaPeriod" | "timeZone"> {
+  return isQuotaShape(limit)
+    ? {
+        count: limit.count,
+        periodMs: null,
+        quotaPeriod: limit.period,
+        timeZone: limit.timeZone ?? "UTC",
+      }
+    : { count: limit.count, periodMs: limit.periodMs, quotaPeriod: null, timeZone: null };
+}
+
+/** limitOrder is where a limit sorts among its class's: buckets by period, then quotas by period and zone. */
+export function limitOrder(
+  a: { count: number; periodMs: number } | { count: number; period: QuotaPeriod; timeZone: string },
+  b: { count: number; periodMs: number } | { count: number; period: QuotaPeriod; timeZone: string },
+): number {
+  const aQuota = isQuotaShape(a);
+  const bQuota = isQuotaShape(b);
+  if (aQuota !== bQuota) return aQuota ? 1 : -1;
+  if (isQuotaShape(a) && isQuotaShape(b)) {
+    return (
+      QUOTA_PERIODS.indexOf(a.period) - QUOTA_PERIODS.indexOf(b.period) ||
+      a.timeZone.localeCompare(b.timeZone) ||
+      a.count - b.count
+    );
+  }
+  if (!isQuotaShape(a) && !isQuotaShape(b)) return a.periodMs - b.periodMs || a.count - b.count;
+  return 0;
+}
 
 function sortLimits(limits: StoredLimit[]): StoredLimit[] {
   return limits.sort(
     (a, b) =>
       a.operation.localeCompare(b.operation) ||
       Number(a.dryRun) - Number(b.dryRun) ||
-      a.periodMs - b.periodMs ||
-      a.count - b.count,
+      limitOrder(a, b),
   );
 }
+
+const limitColumns = {
+  operation: planLimits.operation,
+  count: planLimits.count,
+  periodMs: planLimits.periodMs,
+  quotaPeriod: planLimits.quotaPeriod,
+  timeZone: planLimits.timeZone,
+  dryRun: planLimits.dryRun,
+};
 
 /** listPlans returns every plan with its limits, by name. */
 export function listPlans(tx: Tx): PlanView[] {
@@ -23,7 +100,7 @@ export function listPlans(tx: Tx): PlanView[] {
     limits: sortLimits(
       limitRows
         .filter((l) => l.planId === plan.id)
-        .map(({ operation, count, periodMs, dryRun }) => ({ operation, count, periodMs, dryRun })),
+        .map((l) => ({ operation: l.operation, ...limitOfColumns(l) })),
     ),
   }));
 }
@@ -33,15 +110,11 @@ export function getPlan(tx: Tx, id: number): PlanView | undefined {
   const plan = tx.select().from(plans).where(eq(plans.id, id)).get();
   if (!plan) return undefined;
   const limits = tx
-    .select({
-      operation: planLimits.operation,
-      count: planLimits.count,
-      periodMs: planLimits.periodMs,
-      dryRun: planLimits.dryRun,
-    })
+    .select(limitColumns)
     .from(planLimits)
     .where(eq(planLimits.planId, id))
-    .all();
+    .all()
+    .map((l) => ({ operation: l.operation, ...limitOfColumns(l) }));
   return { ...plan, limits: sortLimits(limits) };
 }
 
@@ -54,7 +127,7 @@ export function getPlanBySlug(tx: Tx, slug: string): PlanView | undefined {
 /** insertPlan creates a plan with its limits and returns it. */
 export function insertPlan(
   tx: Tx,
-  values: { slug: string; name: string; description: string; limits: LimitRow[] },
+  values: { slug: string; name: string; description: string; limits: AnyLimitRow[] },
   now: number,
 ): PlanView {
   const plan = tx
@@ -89,7 +162,12 @@ export function updatePlanRow(
  * replacePlanLimits replaces all of a plan's limits at `now` (ms): a dry-run limit the plan
  * already had keeps its `dryRunSince`, a new one starts at `now`.
  */
-export function replacePlanLimits(tx: Tx, planId: number, limits: LimitRow[], now: number): void {
+export function replacePlanLimits(
+  tx: Tx,
+  planId: number,
+  limits: AnyLimitRow[],
+  now: number,
+): void {
   const since = dryRunSinceOf(listPlanDryRunSince(tx, planId));
   tx.delete(planLimits).where(eq(planLimits.planId, planId)).run();
   if (limits.length > 0) {
@@ -98,10 +176,10 @@ export function replacePlanLimits(tx: Tx, planId: number, limits: LimitRow[], no
         limits.map((l) => ({
           planId,
           operation: l.operation,
-          count: l.count,
-          periodMs: l.periodMs,
+          ...columnsOfLimit(l),
           dryRun: l.dryRun ?? false,
-          dryRunSince: l.dryRun ? (since.get(dryRunKey(l)) ?? now) : null,
+          // Only bucket limits may be dry-run (quota rows refuse it: QUOTA_DRY_RUN_RULE).
+          dryRunSince: l.dryRun && !isQuotaShape(l) ? (since.get(dryRunKey(l)) ?? now) : null,
         })),
       )
       .run();
@@ -128,7 +206,7 @@ export function dryRunSinceOf(rows: readonly DryRunSince[]): Map<string, number>
   return since;
 }
 
-/** listPlanDryRunSince returns when each of a plan's dry-run limits became dry-run. */
+/** listPlanDryRunSince returns when each of a plan's dry-run (bucket) limits became dry-run. */
 export function listPlanDryRunSince(tx: Tx, planId: number): DryRunSince[] {
   return tx
     .select({
@@ -138,8 +216,15 @@ export function listPlanDryRunSince(tx: Tx, planId: number): DryRunSince[] {
       dryRunSince: planLimits.dryRunSince,
     })
     .from(planLimits)
-    .where(and(eq(planLimits.planId, planId), eq(planLimits.dryRun, true)))
-    .all();
+    .where(
+      and(
+        eq(planLimits.planId, planId),
+        eq(planLimits.dryRun, true),
+        isNotNull(planLimits.periodMs),
+      ),
+    )
+    .all()
+    .map((row) => ({ ...row, periodMs: row.periodMs ?? 0 }));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { check, index, integer, sqliteTable, text, unique } from "drizzle-orm/sqlite-core";
+import { QUOTA_PERIODS } from "../../lib/vocabulary";
 import { customers } from "./customers";
 import { operationClasses } from "./operation-classes";
 
@@ -19,7 +20,12 @@ export const limitOverrides = sqliteTable(
       .notNull()
       .references(() => operationClasses.name, { onDelete: "restrict" }),
     count: integer("count").notNull(),
-    periodMs: integer("period_ms").notNull(),
+    /** periodMs is a bucket limit's period (ms); null for a quota. */
+    periodMs: integer("period_ms"),
+    /** quotaPeriod is a quota's calendar period (day, week, month); null for a bucket limit. */
+    quotaPeriod: text("quota_period", { enum: QUOTA_PERIODS }),
+    /** timeZone is a quota's IANA time zone, as validated; null for a bucket limit. */
+    timeZone: text("time_zone"),
     /** dryRun: evaluated and counted on every admitted decision, never refusing (0 or 1). */
     dryRun: integer("dry_run", { mode: "boolean" }).notNull().default(false),
     /**
@@ -33,7 +39,13 @@ export const limitOverrides = sqliteTable(
   (t) => [
     check("limit_overrides_count_positive", sql`${t.count} > 0`),
     check("limit_overrides_period_positive", sql`${t.periodMs} > 0`),
+    // A row is a bucket limit (period_ms) or a quota (quota_period and time_zone), never both.
+    check("limit_overrides_kind", sql`(${t.periodMs} IS NULL) <> (${t.quotaPeriod} IS NULL)`),
+    check("limit_overrides_quota_zone", sql`(${t.quotaPeriod} IS NULL) = (${t.timeZone} IS NULL)`),
+    check("limit_overrides_quota_period", sql`${t.quotaPeriod} IN ('day', 'week', 'month')`),
     check("limit_overrides_dry_run", sql`${t.dryRun} IN (0, 1)`),
     index("limit_overrides_customer").on(t.customerId, t.operation),
+    // Quotas: one per class, period and zone (bucket rows have a null quota_period: not covered).
+    unique("limit_overrides_quota_unique").on(t.customerId, t.operation, t.quotaPeriod, t.timeZone),
   ],
 );

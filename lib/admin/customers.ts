@@ -8,7 +8,7 @@ import {
   replaceOverride,
   updateCustomerRow,
 } from "@/db/queries/customers";
-import { getPlan } from "@/db/queries/plans";
+import { getPlan, limitOfColumns } from "@/db/queries/plans";
 import { generateApiKey } from "@/lib/policy/api-key";
 import type { CustomerCreate, CustomerUpdate, OverrideInput } from "@/lib/schemas/customer.schema";
 import type {
@@ -17,7 +17,7 @@ import type {
   OverridesPromotedAnswer,
   OverridesView,
 } from "@/lib/schemas/customer-answer.schema";
-import type { Operation, PolicyLimit } from "@/lib/vocabulary";
+import type { AnyPolicyLimit, Operation } from "@/lib/vocabulary";
 import { change } from "./change";
 import { missingClass } from "./classes";
 import type { AdminContext } from "./context";
@@ -36,7 +36,7 @@ export function overridesOf(tx: Tx, customerId: number): OverridesView {
   const result: OverridesView = {};
   for (const row of listCustomerOverrides(tx, customerId)) {
     const entry = (result[row.operation] ??= { limits: [], expiresAt: row.expiresAt });
-    entry.limits.push({ count: row.count, periodMs: row.periodMs, dryRun: row.dryRun });
+    entry.limits.push(limitOfColumns(row));
   }
   return result;
 }
@@ -156,7 +156,7 @@ function changeOverride(
   actor: string,
   id: number,
   operation: Operation,
-  limits: PolicyLimit[],
+  limits: AnyPolicyLimit[],
   expiresAt: number | null,
   action: "override.set" | "override.clear",
 ): Outcome<OverridesView> {

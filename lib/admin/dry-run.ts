@@ -22,6 +22,7 @@ import {
 import type { LiveTraffic } from "@/lib/usage/live-traffic";
 import { MINUTE_MS, SECOND_MS } from "@/lib/usage/time";
 import { readUsage } from "@/lib/usage/usage-read";
+import { bucketsOf } from "@/lib/vocabulary";
 import type { Outcome } from "./plans";
 import { customerName, detailRange, minutesFrom, namesOf, type UsageContext } from "./usage";
 import type { Range } from "./usage-range";
@@ -44,7 +45,7 @@ export async function planDryRun(
   const scope = { planId };
   const history = planHistory(ctx.db, planId);
   const since = dryRunSinceOf(listPlanDryRunSince(ctx.db, planId));
-  const current = plan.limits
+  const current = bucketsOf(plan.limits)
     .filter((l) => l.dryRun)
     .map((l): TriedLimitKey => ({ ...shapeOf(l), source: "plan" }));
   const judged = judgeAll(ctx, scope, range.value, current, (limit) => ({
@@ -82,13 +83,16 @@ export async function customerDryRun(
   if (!customer) return { ok: false, status: 404, title: "Customer not found" };
   const scope = { customerId };
   const history = customerHistory(ctx.db, customer);
-  const overrides = listCustomerOverrides(ctx.db, customerId).filter((row) => row.dryRun);
+  // Only bucket limits are ever dry-run (quota rows refuse it: QUOTA_DRY_RUN_RULE).
+  const overrides = listCustomerOverrides(ctx.db, customerId)
+    .filter((row) => row.dryRun && row.periodMs !== null)
+    .map((row) => ({ ...row, periodMs: row.periodMs ?? 0 }));
   const since = {
     plan: dryRunSinceOf(listPlanDryRunSince(ctx.db, customer.planId)),
     override: dryRunSinceOf(overrides),
   };
   const current: TriedLimitKey[] = [
-    ...(getPlan(ctx.db, customer.planId)?.limits ?? [])
+    ...bucketsOf(getPlan(ctx.db, customer.planId)?.limits ?? [])
       .filter((l) => l.dryRun)
       .map((l) => ({ ...shapeOf(l), source: "plan" as const })),
     ...overrides.map((l) => ({ ...shapeOf(l), source: "override" as const })),

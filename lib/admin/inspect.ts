@@ -2,8 +2,15 @@ import { limit as limitOf } from "@/lib/limiter";
 import { decide, type Verdict } from "@/lib/policy/decide";
 import type { Decision } from "@/lib/policy/decision-store";
 import type { RequestInput } from "@/lib/policy/policy-limiter";
-import { type CustomerPolicy, limitsFor } from "@/lib/policy/snapshot";
-import type { BucketHistory, DecisionView, LevelSample } from "@/lib/schemas/inspect-answer.schema";
+import { grantedExtra } from "@/lib/policy/quota-grants";
+import { activeOverride, type CustomerPolicy } from "@/lib/policy/snapshot";
+import { quotaZone } from "@/lib/policy/snapshot-limits";
+import type {
+  BucketHistory,
+  DecisionView,
+  LevelSample,
+  QuotaView,
+} from "@/lib/schemas/inspect-answer.schema";
 import { replayBucket } from "@/lib/usage/bucket-history";
 import type { LiveTraffic } from "@/lib/usage/live-traffic";
 import type { Operation } from "@/lib/vocabulary";
@@ -20,11 +27,8 @@ export function toView(
   now: number,
   { details, source: store }: Decision,
 ): DecisionView {
-  const override = customer.overrides.get(operation);
-  const overridden =
-    override !== undefined && limitsFor(customer, operation, now) === override.limits;
   return {
-    source: overridden ? "override" : "plan",
+    source: activeOverride(customer, operation, now) ? "override" : "plan",
     store,
     allowed: details.allowed,
     tokensRequested: details.tokensRequested,
@@ -45,6 +49,66 @@ export function toView(
 }
 
 /**
+ * quotaViews describes the quotas of a peeked decision of one class (none: an empty list): each
+ * quota's count as stored, the extra granted for the current period, the tokens used in it and
+ * those remaining (count + granted - used, never below 0).
+ */
+export function quotaViews(
+  customer: CustomerPolicy,
+  operation: Operation,
+  now: number,
+  { details }: Decision,
+): QuotaView[] {
+  if (!details.quotas) return [];
+  const source = activeOverride(customer, operation, now) ? "override" : "plan";
+  return details.quotas.map((q) => {
+    const { period } = q.quota;
+    const timeZone = quotaZone(q.quota);
+    const granted = grantedExtra(customer, operation, period, timeZone, q.periodStartMs);
+    return {
+      operation,
+      source,
+      dryRun: false,
+      period,
+      timeZone,
+      ...(period === "month" ? { anchorDay: q.quota.anchorDay } : {}),
+      count: q.quota.count - granted,
+      granted,
+      used: q.used,
+      remaining: Math.max(0, q.quota.count - q.used),
+      periodStartMs: q.periodStartMs,
+      periodEndMs: q.periodEndMs,
+    };
+  });
+}
+
+/** Inspection is a customer's peeked decision of each class, and its quotas. */
+export interface Inspection {
+  operations: Record<Operation, DecisionView>;
+  quotas: QuotaView[];
+}
+
+/**
+ * inspectCustomer peeks every bucket and quota of a customer, per operation class of the policy
+ * (in its order): nothing is consumed or created.
+ */
+export async function inspectCustomer(
+  rt: AdminContext,
+  customer: CustomerPolicy,
+): Promise<Inspection> {
+  const now = rt.clock.now();
+  const operations: Record<Operation, DecisionView> = {};
+  const quotas: QuotaView[] = [];
+  for (const operation of rt.policy.snapshot.classes) {
+    const input: RequestInput = { customer, operation, now };
+    const peeked = await rt.decisions.peek(input);
+    operations[operation] = toView(customer, operation, now, peeked);
+    quotas.push(...quotaViews(customer, operation, now, peeked));
+  }
+  return { operations, quotas };
+}
+
+/**
  * inspect peeks every bucket of a customer, per operation class of the policy (in its order):
  * nothing is consumed or created.
  */
@@ -52,13 +116,7 @@ export async function inspect(
   rt: AdminContext,
   customer: CustomerPolicy,
 ): Promise<Record<Operation, DecisionView>> {
-  const now = rt.clock.now();
-  const result: Record<Operation, DecisionView> = {};
-  for (const operation of rt.policy.snapshot.classes) {
-    const input: RequestInput = { customer, operation, now };
-    result[operation] = toView(customer, operation, now, await rt.decisions.peek(input));
-  }
-  return result;
+  return (await inspectCustomer(rt, customer)).operations;
 }
 
 /** testRequest makes one real decision for a customer through the app's one decision path. */

@@ -13,7 +13,7 @@ import {
   withRefusals,
 } from "@/lib/usage/near-limit";
 import { SECOND_MS } from "@/lib/usage/time";
-import type { LimitShape, Operation } from "@/lib/vocabulary";
+import { bucketsOf, type LimitShape, type Operation } from "@/lib/vocabulary";
 import type { Outcome } from "./plans";
 import { customerName, detailRange, minutesFrom, namesOf, type UsageContext } from "./usage";
 
@@ -48,7 +48,8 @@ export function nearLimitsFromRollups(
     const customer = snapshot.byId.get(customerId);
     if (!customer) return undefined;
     return {
-      limits: limitsFor(customer, operation, now),
+      // Quotas are not replayed from the rollups: the customer's inspect answer reports them.
+      limits: bucketsOf(limitsFor(customer, operation, now)),
       source: activeOverride(customer, operation, now) ? "override" : "plan",
     };
   };

@@ -1,10 +1,17 @@
-import type { DebugDetails, Limit } from "@/lib/limiter";
+import { type DebugDetails, Quota } from "@/lib/limiter";
 import type { Operation } from "@/lib/vocabulary";
 import type { RequestInput } from "./policy-limiter";
 import { limitsFor } from "./snapshot";
 
 /** DEFAULT_DENY_CACHE_ENTRIES is how many refusals an instance remembers unless told otherwise. */
 export const DEFAULT_DENY_CACHE_ENTRIES = 10_000;
+
+/**
+ * QUOTA_REFUSAL_MEMORY_MS is the longest a refusal by a quota is remembered (ms): its retry-after
+ * is the period's end, days away, and what would make Redis admit sooner (a grant, an edit, a
+ * restored quota state) should not wait on a missed notice for longer than this.
+ */
+export const QUOTA_REFUSAL_MEMORY_MS = 60_000;
 
 interface Remembered {
   customerId: number;
@@ -17,8 +24,8 @@ interface Remembered {
   limits: string;
 }
 
-/** limitIds names limits by their ids, in order, each once (as a decision's buckets are). */
-function limitIds(limits: readonly Limit[]): string {
+/** limitIds names limits (buckets and quotas) by their ids, in order, each once (as a decision's are). */
+function limitIds(limits: readonly { id: string }[]): string {
   const ids: string[] = [];
   for (const limit of limits) if (!ids.includes(limit.id)) ids.push(limit.id);
   return ids.join(",");
@@ -43,7 +50,28 @@ function advanced(details: DebugDetails, elapsedMs: number): DebugDetails {
       retryAfterMs: later(bucket.retryAfterMs),
       fullInMs: Math.max(0, bucket.fullInMs - elapsed),
     })),
+    ...(details.quotas
+      ? {
+          quotas: details.quotas.map((q) => ({
+            ...q,
+            executionTime: q.executionTime + elapsed,
+            retryAfterMs: later(q.retryAfterMs),
+            resetInMs: Math.max(0, q.resetInMs - elapsed),
+          })),
+        }
+      : {}),
   };
+}
+
+/**
+ * memoryMs is how long a refusal is remembered: until its retry-after, but at most
+ * QUOTA_REFUSAL_MEMORY_MS when a quota refused it (and it can pass at all).
+ */
+function memoryMs(details: DebugDetails): number {
+  const byQuota = details.quotas?.some((q) => !q.allowed) ?? false;
+  return byQuota && Number.isFinite(details.retryAfterMs)
+    ? Math.min(details.retryAfterMs, QUOTA_REFUSAL_MEMORY_MS)
+    : details.retryAfterMs;
 }
 
 /**
@@ -54,7 +82,8 @@ function advanced(details: DebugDetails, elapsedMs: number): DebugDetails {
  * operator (a reset, a plan or override edit, a key rotation): those call `forgetCustomers`
  * here and, through the policy notices, on every instance. A remembered refusal is also
  * dropped when the limits it was decided on no longer apply (an override expired), and a
- * refusal decided across an invalidation is not remembered at all (see `epoch`).
+ * refusal decided across an invalidation is not remembered at all (see `epoch`). A refusal by a
+ * quota is remembered for QUOTA_REFUSAL_MEMORY_MS at most (its retry-after is the period's end).
  *
  * It holds at most `maxEntries` refusals, evicting the least recently used.
  */
@@ -90,7 +119,12 @@ export class DenyCache {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
-    const limits = limitIds(limitsFor(input.customer, input.operation, input.now));
+    const current = limitsFor(input.customer, input.operation, input.now);
+    // A decision's details list its buckets, then its quotas: so are the ids remembered.
+    const limits = limitIds([
+      ...current.filter((l) => !(l instanceof Quota)),
+      ...current.filter((l) => l instanceof Quota),
+    ]);
     if (input.now >= entry.until || entry.limits !== limits) return undefined;
     this.entries.set(key, entry);
     return advanced(entry.details, input.now - entry.at);
@@ -112,8 +146,11 @@ export class DenyCache {
       customerId: input.customer.id,
       details,
       at: input.now,
-      until: input.now + details.retryAfterMs,
-      limits: limitIds(details.buckets.map((bucket) => bucket.limit)),
+      until: input.now + memoryMs(details),
+      limits: limitIds([
+        ...details.buckets.map((bucket) => bucket.limit),
+        ...(details.quotas ?? []).map((q) => q.quota),
+      ]),
     });
   }
 

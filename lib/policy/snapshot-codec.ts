@@ -3,7 +3,7 @@ import {
   POLICY_ROWS_FORMAT,
   policyRowsSchema,
 } from "@/lib/schemas/policy-rows.schema";
-import { DEFAULT_CLASSES } from "@/lib/vocabulary";
+import { DEFAULT_CLASSES, type QuotaPeriod } from "@/lib/vocabulary";
 import type { PolicyRows } from "./snapshot";
 
 /**
@@ -33,8 +33,7 @@ export function encodePolicyRows(rows: PolicyRows): string {
       name: plan.name,
       limits: plan.limits.map((l) => ({
         operation: l.operation,
-        count: l.count,
-        periodMs: l.periodMs,
+        ...limitFields(l),
         // Absent means enforced, as in the rows.
         ...(l.dryRun ? { dryRun: true } : {}),
       })),
@@ -52,8 +51,7 @@ export function encodePolicyRows(rows: PolicyRows): string {
     overrides: rows.overrides.map((o) => ({
       customerId: o.customerId,
       operation: o.operation,
-      count: o.count,
-      periodMs: o.periodMs,
+      ...limitFields(o),
       dryRun: o.dryRun,
       expiresAt: o.expiresAt,
     })),
@@ -80,6 +78,21 @@ export function encodePolicyRows(rows: PolicyRows): string {
         }
       : {}),
   });
+}
+
+/**
+ * limitFields are a limit's fields as the snapshot writes them: a bucket's count and periodMs, a
+ * quota's count, period and time zone (always named). An edge of a release before quotas refuses
+ * a snapshot holding a quota row (its strict reader knows no `period`) and keeps its policy.
+ */
+function limitFields(
+  l:
+    | { count: number; periodMs: number }
+    | { count: number; period: QuotaPeriod; timeZone?: string },
+) {
+  return "period" in l
+    ? { count: l.count, period: l.period, timeZone: l.timeZone ?? "UTC" }
+    : { count: l.count, periodMs: l.periodMs };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import { lastAuditId } from "@/db/queries/audit";
 import { type CustomerRow, listCustomerRows, listOverrides } from "@/db/queries/customers";
 import { listClassNames } from "@/db/queries/operation-classes";
-import { listPlans } from "@/db/queries/plans";
+import { limitOfColumns, listPlans } from "@/db/queries/plans";
 import { type GrantTotalRow, grantTotalsSince } from "@/db/queries/quota-grants";
 import { listRouteRules } from "@/db/queries/route-rules";
 import { listActiveServiceTokens, listRevokedServiceTokens } from "@/db/queries/service-tokens";
@@ -22,7 +22,12 @@ export function readPolicyState(db: Db, now: number): PolicyState {
       classes: listClassNames(tx),
       plans: listPlans(tx),
       customers: withGrants(listCustomerRows(tx), grantTotalsSince(tx, now - GRANT_LOOKBACK_MS)),
-      overrides: listOverrides(tx),
+      overrides: listOverrides(tx).map((o) => ({
+        customerId: o.customerId,
+        operation: o.operation,
+        expiresAt: o.expiresAt,
+        ...limitOfColumns(o),
+      })),
       serviceTokens: listActiveServiceTokens(tx),
       revokedServiceTokens: listRevokedServiceTokens(tx),
       routeRules: listRouteRules(tx),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CUSTOMER_STATUSES } from "@/lib/vocabulary";
-import { limitShapeSchema } from "./limit-answer.schema";
+import { limitShapeSchema, quotaShapeSchema } from "./limit-answer.schema";
 import { pageInfoSchema } from "./list.schema";
 import { classNameSchema } from "./operation-class.schema";
 import { decisionCountsSchema } from "./traffic-answer.schema";
@@ -27,10 +27,14 @@ export const customerViewSchema = z
 /** CustomerView is a customer as answered. */
 export type CustomerView = z.infer<typeof customerViewSchema>;
 
-/** overrideLimitViewSchema is one limit of an override: count tokens per periodMs, maybe dry-run. */
-export const overrideLimitViewSchema = limitShapeSchema
-  .extend({ dryRun: z.boolean().optional() })
-  .strict();
+/**
+ * overrideLimitViewSchema is one limit of an override, maybe dry-run: count tokens per periodMs
+ * (a bucket), or count per calendar period in timeZone (a quota).
+ */
+export const overrideLimitViewSchema = z.union([
+  limitShapeSchema.extend({ dryRun: z.boolean().optional() }).strict(),
+  quotaShapeSchema.extend({ dryRun: z.boolean().optional() }).strict(),
+]);
 
 /** overrideViewSchema is a customer's override for one operation, until `expiresAt` (ms) or null. */
 export const overrideViewSchema = z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SERVICE_TOKEN_SCOPES } from "@/lib/vocabulary";
+import { QUOTA_PERIODS, SERVICE_TOKEN_SCOPES } from "@/lib/vocabulary";
 import { decisionReasonSchema } from "./inspect-answer.schema";
 import { limitShapeSchema } from "./limit-answer.schema";
 import { classNameSchema } from "./operation-class.schema";
@@ -30,13 +30,38 @@ export const decisionLimitSchema = limitShapeSchema.extend({ policy: z.string() 
 export type DecisionLimit = z.infer<typeof decisionLimitSchema>;
 
 /**
+ * decisionQuotaSchema is one quota of a decision: its RateLimit-Policy name, its count for the
+ * period (grants included), calendar period and zone, the tokens `used` in the period before
+ * the decision and those `remaining` after it, the period `[periodStartMs, periodEndMs)` (ms
+ * since 1970) and `resetAfterMs` until it ends (whole ms, rounded up).
+ */
+export const decisionQuotaSchema = z
+  .object({
+    policy: z.string(),
+    count: z.number().int().positive(),
+    period: z.enum(QUOTA_PERIODS),
+    timeZone: z.string(),
+    used: z.number().int().nonnegative(),
+    remaining: z.number().int().nonnegative(),
+    periodStartMs: z.number().int(),
+    periodEndMs: z.number().int(),
+    resetAfterMs: z.number().int().nonnegative(),
+  })
+  .strict();
+
+/** DecisionQuota is one quota of a decision, as the decision API reports it. */
+export type DecisionQuota = z.infer<typeof decisionQuotaSchema>;
+
+/**
  * decisionAnswerSchema is one answer of the decision API: the outcome and why, the HTTP `status`
  * the caller should answer its own client, the customer (null when the key or id names none),
  * the binding limit and its bucket's tokens `remaining` (null with no limits or no customer), and
  * the exact header fields and problem body (null when allowed) to send the client. Times are
  * whole ms, rounded up so a caller who waits them is never early: `resetAfterMs` until the
  * binding bucket is full again, `retryAfterMs` 0 when allowed and null when waiting cannot help
- * (cost_exceeds_limit, no customer).
+ * (cost_exceeds_limit, no customer). `limit`, `remaining` and `resetAfterMs` are the binding
+ * bucket's; `quotas` (present only when the customer's limits for the class have quotas) reports
+ * each quota, whose refusal names it in the problem and the RateLimit fields.
  */
 export const decisionAnswerSchema = z
   .object({
@@ -52,6 +77,7 @@ export const decisionAnswerSchema = z
     retryAfterMs: z.number().int().nonnegative().nullable(),
     headers: z.record(z.string(), z.string()),
     problem: problemSchema.nullable(),
+    quotas: z.array(decisionQuotaSchema).optional(),
   })
   .strict();
 

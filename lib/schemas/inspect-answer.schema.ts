@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DECISION_REASONS, DECISION_SOURCES, LIMIT_SOURCES } from "@/lib/vocabulary";
+import { DECISION_REASONS, DECISION_SOURCES, LIMIT_SOURCES, QUOTA_PERIODS } from "@/lib/vocabulary";
 import { storeStatusSchema } from "./health-answer.schema";
 import { limitShapeSchema } from "./limit-answer.schema";
 import { classNameSchema } from "./operation-class.schema";
@@ -83,13 +83,44 @@ export const bucketHistorySchema = z
 /** BucketHistory is each bucket's recent levels. */
 export type BucketHistory = z.infer<typeof bucketHistorySchema>;
 
-/** inspectAnswerSchema is GET /api/admin/customers/:id/inspect's answer (`history` when asked). */
+/**
+ * quotaViewSchema is one quota of a customer as the inspector shows it, read by a peek (nothing
+ * taken): whose it is (`source`), its calendar (`anchorDay` for months only: the customer's
+ * billing anchor day), its `count` as stored and `granted` extra for the current period, the
+ * tokens `used` in it and `remaining` (count + granted - used, never below 0), and the period
+ * `[periodStartMs, periodEndMs)` (ms since 1970). `dryRun` is always false for now (a quota
+ * cannot be dry-run).
+ */
+export const quotaViewSchema = z
+  .object({
+    operation: classNameSchema,
+    source: z.enum(LIMIT_SOURCES),
+    dryRun: z.boolean(),
+    period: z.enum(QUOTA_PERIODS),
+    timeZone: z.string(),
+    anchorDay: z.number().int().min(1).max(31).optional(),
+    count: z.number().int().positive(),
+    granted: z.number().int().nonnegative(),
+    used: z.number().int().nonnegative(),
+    remaining: z.number().int().nonnegative(),
+    periodStartMs: z.number().int(),
+    periodEndMs: z.number().int(),
+  })
+  .strict();
+
+/** QuotaView is one quota of a customer, as the inspector shows it. */
+export type QuotaView = z.infer<typeof quotaViewSchema>;
+
+/**
+ * inspectAnswerSchema is GET /api/admin/customers/:id/inspect's answer (`history` when asked). */
 export const inspectAnswerSchema = z
   .object({
     customerId: z.number().int().positive(),
     now: z.number(),
     store: storeStatusSchema,
     operations: z.record(classNameSchema, decisionViewSchema),
+    /** quotas are the customer's quotas of every class, by class then period (none: empty). */
+    quotas: z.array(quotaViewSchema),
     history: bucketHistorySchema.optional(),
   })
   .strict();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { QUOTA_PERIODS } from "@/lib/vocabulary";
 
 /**
  * limitShapeSchema is a limit as every answer shows it: `count` tokens per `periodMs` ms, both
@@ -11,3 +12,19 @@ export const limitShapeSchema = z
 
 /** LimitShapeAnswer is a limit as answered: `count` tokens per `periodMs` ms. */
 export type LimitShapeAnswer = z.infer<typeof limitShapeSchema>;
+
+/**
+ * quotaShapeSchema is a quota as every answer shows it: `count` tokens per calendar `period` in
+ * `timeZone` (an IANA name, always present in answers). Answers that list a plan's or an
+ * override's limits accept it beside limitShapeSchema: a row has `periodMs` or `period`.
+ */
+export const quotaShapeSchema = z
+  .object({
+    count: z.number().int().positive(),
+    period: z.enum(QUOTA_PERIODS),
+    timeZone: z.string().min(1),
+  })
+  .strict();
+
+/** QuotaShapeAnswer is a quota as answered: `count` tokens per `period` in `timeZone`. */
+export type QuotaShapeAnswer = z.infer<typeof quotaShapeSchema>;

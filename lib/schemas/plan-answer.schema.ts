@@ -1,18 +1,26 @@
 import { z } from "zod";
 import { operationSchema } from "./limit.schema";
-import { limitShapeSchema } from "./limit-answer.schema";
+import { limitShapeSchema, quotaShapeSchema } from "./limit-answer.schema";
 
-/** storedLimitSchema is a plan's limit as answered: its operation, its dry-run flag always present. */
-export const storedLimitSchema = limitShapeSchema
+/** storedBucketSchema is a plan's bucket limit as answered: its operation, its dry-run flag always present. */
+export const storedBucketSchema = limitShapeSchema
   .extend({ operation: operationSchema, dryRun: z.boolean() })
   .strict();
+
+/** storedQuotaSchema is a plan's quota as answered: its operation, zone and dry-run flag always present. */
+export const storedQuotaSchema = quotaShapeSchema
+  .extend({ operation: operationSchema, dryRun: z.boolean() })
+  .strict();
+
+/** storedLimitSchema is a plan's limit as answered: a bucket limit (periodMs) or a quota (period). */
+export const storedLimitSchema = z.union([storedBucketSchema, storedQuotaSchema]);
 
 /** StoredLimit is a plan's limit as answered. */
 export type StoredLimit = z.infer<typeof storedLimitSchema>;
 
 /**
  * planViewSchema is a plan with its limits, as every admin answer shows it: limits by operation,
- * enforced before dry-run, then by period. Times in ms since 1970.
+ * enforced before dry-run, buckets by period, then quotas (day, week, month, then zone). Times in ms since 1970.
  */
 export const planViewSchema = z
   .object({

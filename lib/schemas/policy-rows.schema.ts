@@ -27,6 +27,15 @@ const digest = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 hex digest"
 const count = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const periodMs = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const instant = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+/**
+ * quotaFields are a quota row's calendar: its period and its IANA time zone (as the control
+ * plane validated it; an edge that does not know the zone fails to build the snapshot and keeps
+ * its policy).
+ */
+const quotaFields = {
+  period: z.enum(QUOTA_PERIODS),
+  timeZone: z.string().min(1).max(64),
+};
 /** A grant's key (lib/policy/quota-grants.ts grantKey): class|period|time zone|period start. */
 const grantKey = z
   .string()
@@ -53,14 +62,24 @@ export const policyRowsSchema = z
           slug: z.string(),
           name: z.string(),
           limits: z.array(
-            z
-              .object({
-                operation: classNameSchema,
-                count,
-                periodMs,
-                dryRun: z.boolean().optional(),
-              })
-              .strict(),
+            z.union([
+              z
+                .object({
+                  operation: classNameSchema,
+                  count,
+                  periodMs,
+                  dryRun: z.boolean().optional(),
+                })
+                .strict(),
+              z
+                .object({
+                  operation: classNameSchema,
+                  count,
+                  ...quotaFields,
+                  dryRun: z.boolean().optional(),
+                })
+                .strict(),
+            ]),
           ),
         })
         .strict(),
@@ -81,16 +100,28 @@ export const policyRowsSchema = z
         .strict(),
     ),
     overrides: z.array(
-      z
-        .object({
-          customerId: id,
-          operation: classNameSchema,
-          count,
-          periodMs,
-          dryRun: z.boolean(),
-          expiresAt: instant.nullable(),
-        })
-        .strict(),
+      z.union([
+        z
+          .object({
+            customerId: id,
+            operation: classNameSchema,
+            count,
+            periodMs,
+            dryRun: z.boolean(),
+            expiresAt: instant.nullable(),
+          })
+          .strict(),
+        z
+          .object({
+            customerId: id,
+            operation: classNameSchema,
+            count,
+            ...quotaFields,
+            dryRun: z.boolean(),
+            expiresAt: instant.nullable(),
+          })
+          .strict(),
+      ]),
     ),
     serviceTokens: z.array(
       z

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { costSchema } from "@/lib/schemas/cost.schema";
-import { limitRowSchema } from "@/lib/schemas/limit.schema";
+import { bucketRowSchema } from "@/lib/schemas/limit.schema";
 import {
   MAX_SIMULATED_REQUESTS,
   MAX_SIMULATED_SECONDS,
@@ -102,7 +102,7 @@ export const simulatedPatternSchema = z
  * the one cost rule, cost.schema.ts, as the server decides it).
  */
 export const simulationSchema = z.object({
-  limits: z.array(limitRowSchema.omit({ operation: true }).strict()).max(20, "At most 20 limits"),
+  limits: z.array(bucketRowSchema.omit({ operation: true }).strict()).max(20, "At most 20 limits"),
   pattern: simulatedPatternSchema,
   cost: costSchema,
 });

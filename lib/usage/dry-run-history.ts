@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { type AuditEntry, listEntityAudit } from "@/db/queries/audit";
 import { listCustomerOverrides } from "@/db/queries/customers";
-import { getPlan } from "@/db/queries/plans";
+import { getPlan, limitOfColumns } from "@/db/queries/plans";
 import { classNameSchema } from "@/lib/schemas/operation-class.schema";
 import { type AuditAction, DEFAULT_CLASSES, type Operation } from "@/lib/vocabulary";
 import type { CustomerHistory, LimitsState } from "./dry-run-judge";
@@ -134,7 +134,9 @@ export function customerHistory(
   const rows = listCustomerOverrides(tx, customerId);
   const overrideOf = (operation: Operation): Timeline<LimitsState> => {
     const mine = rows.filter((r) => r.operation === operation);
-    const current = mine[0] ? { limits: mine, expiresAt: mine[0].expiresAt } : null;
+    const current = mine[0]
+      ? { limits: mine.map(limitOfColumns), expiresAt: mine[0].expiresAt }
+      : null;
     return timelineOf(of(OVERRIDE_CHANGES), readOverride(operation), current);
   };
   // Every class an override ever had (the defaults, those audited, those stored).

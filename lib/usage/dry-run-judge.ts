@@ -1,5 +1,11 @@
 import type { DryRunState } from "@/lib/schemas/dry-run-answer.schema";
-import type { LimitShape, LimitSource, Operation, PolicyLimit } from "@/lib/vocabulary";
+import {
+  type AnyPolicyLimit,
+  isQuotaShape,
+  type LimitShape,
+  type LimitSource,
+  type Operation,
+} from "@/lib/vocabulary";
 import {
   changeTimes,
   clip,
@@ -19,7 +25,7 @@ import {
  * for none), after which the plan's apply again.
  */
 export interface LimitsState {
-  limits: readonly (PolicyLimit & { operation?: Operation })[];
+  limits: readonly (AnyPolicyLimit & { operation?: Operation })[];
   expiresAt: number | null;
 }
 
@@ -38,6 +44,7 @@ export function holds(state: LimitsState | null, limit: TriedLimitKey, dryRun: b
     state?.limits.some(
       (l) =>
         (l.dryRun === true) === dryRun &&
+        !isQuotaShape(l) &&
         l.count === limit.count &&
         l.periodMs === limit.periodMs &&
         (l.operation ?? limit.operation) === limit.operation,

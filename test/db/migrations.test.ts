@@ -305,7 +305,10 @@ describe("the migrations", () => {
     expect(Object.values(was).every((rows) => rows.length > 0)).toBe(true);
     old.sqlite.close();
 
-    const upgraded = openDatabase(file);
+    // Up to operation classes only: the quota migration after it adds columns to the limits.
+    const after = path.join(dir, "after");
+    migrationsUpTo(after, 11);
+    const upgraded = openDatabase(file, after);
     try {
       const s = upgraded.sqlite;
       expect(contents(s)).toEqual(was);
@@ -347,6 +350,79 @@ describe("the migrations", () => {
       expect(
         s.prepare("SELECT COUNT(*) AS n FROM usage_minutes WHERE operation = 'exports'").get(),
       ).toEqual({ n: 1 });
+    } finally {
+      upgraded.sqlite.close();
+    }
+  });
+
+  // Quotas joined the limits: plan_limits and limit_overrides were rebuilt (nothing references
+  // them), and every limit, override, dry-run row and usage row outlives it unchanged.
+  it("upgrade a database to quota rows without losing a row, then check quota rows", () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "ratekeeper-migrate-"));
+    const before = path.join(dir, "before");
+    migrationsUpTo(before, 11);
+    const file = path.join(dir, "old.db");
+    const old = openDatabase(file, before);
+    old.sqlite.exec(`
+      INSERT INTO plans (slug, name, created_at, updated_at) VALUES ('p', 'P', 1, 1);
+      INSERT INTO plan_limits (plan_id, operation, count, period_ms, dry_run, dry_run_since)
+        VALUES (1, 'read', 5, 1000, 0, NULL), (1, 'write', 2, 1000, 1, 40);
+      INSERT INTO customers (name, plan_id, api_key_hash, api_key_prefix, created_at, updated_at)
+        VALUES ('c', 1, 'h', 'rk_', 1, 1);
+      INSERT INTO limit_overrides (customer_id, operation, count, period_ms, dry_run, dry_run_since, expires_at, created_at)
+        VALUES (1, 'write', 9, 1000, 0, NULL, 99000, 5000), (1, 'read', 3, 1000, 1, 6000, NULL, 6000);
+      INSERT INTO usage_dry_run_minutes VALUES (60000, 1, 'write', 1, 'plan', 2, 1000, 6);
+      INSERT INTO quota_grants (customer_id, operation, period, time_zone, period_start_ms, extra, created_at, created_by)
+        VALUES (1, 'read', 'month', 'UTC', 0, 10, 1, 'admin');`);
+    const rows = (db: typeof old.sqlite, table: string) =>
+      db
+        .prepare(`SELECT * FROM ${table} ORDER BY 1`)
+        .all()
+        .map((row) => {
+          const { quota_period: _p, time_zone: _z, ...rest } = row as Record<string, unknown>;
+          return rest;
+        });
+    const tables = ["plan_limits", "limit_overrides", "usage_dry_run_minutes", "quota_grants"];
+    const was = Object.fromEntries(tables.map((t) => [t, rows(old.sqlite, t)]));
+    old.sqlite.close();
+
+    const upgraded = openDatabase(file);
+    try {
+      const s = upgraded.sqlite;
+      expect(Object.fromEntries(tables.map((t) => [t, rows(s, t)]))).toEqual(was);
+      expect(s.prepare("SELECT quota_period, time_zone FROM plan_limits").all()).toEqual([
+        { quota_period: null, time_zone: null },
+        { quota_period: null, time_zone: null },
+      ]);
+      expect(s.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
+
+      const planQuota = (period: string, zone: string) =>
+        `INSERT INTO plan_limits (plan_id, operation, count, quota_period, time_zone) VALUES (1, 'read', 100000, ${period}, ${zone})`;
+      s.exec(planQuota("'month'", "'Europe/Berlin'"));
+      s.exec(planQuota("'day'", "'UTC'"));
+      s.exec(`INSERT INTO limit_overrides (customer_id, operation, count, quota_period, time_zone, created_at)
+        VALUES (1, 'read', 50, 'week', 'UTC', 1)`);
+      expect(() => s.exec(planQuota("'year'", "'UTC'"))).toThrow(
+        "CHECK constraint failed: plan_limits_quota_period",
+      );
+      expect(() => s.exec(planQuota("'day'", "NULL"))).toThrow(
+        "CHECK constraint failed: plan_limits_quota_zone",
+      );
+      expect(() => s.exec(planQuota("'month'", "'Europe/Berlin'"))).toThrow(
+        "UNIQUE constraint failed",
+      );
+      expect(() =>
+        s.exec(
+          "INSERT INTO plan_limits (plan_id, operation, count, period_ms, quota_period, time_zone) VALUES (1, 'read', 1, 1000, 'day', 'UTC')",
+        ),
+      ).toThrow("CHECK constraint failed: plan_limits_kind");
+      expect(() =>
+        s.exec("INSERT INTO plan_limits (plan_id, operation, count) VALUES (1, 'read', 1)"),
+      ).toThrow("CHECK constraint failed: plan_limits_kind");
+      expect(() =>
+        s.exec(`INSERT INTO limit_overrides (customer_id, operation, count, created_at)
+          VALUES (1, 'read', 1, 1)`),
+      ).toThrow("CHECK constraint failed: limit_overrides_kind");
     } finally {
       upgraded.sqlite.close();
     }

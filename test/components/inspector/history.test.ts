@@ -36,6 +36,7 @@ function inspection(now: number, readRemaining: number, readCount = 5): InspectR
     customerId: 1,
     now,
     store: { store: "memory" },
+    quotas: [],
     operations: {
       read: decision([
         { count: readCount, periodMs: 5_000, remaining: readRemaining },

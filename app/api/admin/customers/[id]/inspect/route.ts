@@ -1,4 +1,4 @@
-import { bucketHistory, inspect } from "@/lib/admin/inspect";
+import { bucketHistory, inspectCustomer } from "@/lib/admin/inspect";
 import { parseQuery } from "@/lib/http/body";
 import { answer, notFound } from "@/lib/http/response";
 import { withOperator } from "@/lib/next/operator";
@@ -12,7 +12,8 @@ export const dynamic = "force-dynamic";
  * GET /api/admin/customers/:id/inspect?history= peeks each bucket of the customer, per operation:
  * limit, remaining, capacity, retry-after, time to full and execution time. Nothing is consumed
  * or created. With `history` (seconds, 1 to 300) it adds each bucket's level over that span,
- * replayed from the customer's recorded decisions under the current limits.
+ * replayed from the customer's recorded decisions under the current limits. `quotas` lists each
+ * quota of every class: used, remaining, granted and the current period (peeked too).
  */
 export const GET = withOperator<{ id: string }>(async ({ request, params, runtime }) => {
   const query = parseQuery(request, inspectQuerySchema);
@@ -21,13 +22,14 @@ export const GET = withOperator<{ id: string }>(async ({ request, params, runtim
   const customer = id === null ? undefined : runtime.policy.snapshot.byId.get(id);
   if (!customer) return notFound("Customer not found");
   const now = runtime.clock.now();
-  const operations = await inspect(runtime, customer);
+  const { operations, quotas } = await inspectCustomer(runtime, customer);
   const seconds = query.data.history;
   return answer(inspectAnswerSchema, {
     customerId: customer.id,
     now,
     store: runtime.decisions.status(),
     operations,
+    quotas,
     ...(seconds === undefined
       ? {}
       : {
