@@ -1,12 +1,13 @@
 "use client";
 
 import { classTitle } from "@/components/classes/class-words";
+import { bucketsOf, describeAnyLimits } from "@/components/ui/limit-words";
 import { RangePicker } from "@/components/usage/range-picker";
 import { UsageCard, useScopedUsage } from "@/components/usage/scoped-usage";
 import { allowancePerStep } from "@/components/usage/usage-data";
 import { RANGE_SPECS, ROLLUP_RANGES, type RollupRange } from "@/components/usage/usage-range";
 import type { OverrideView, PlanWithLimits } from "@/lib/client/types";
-import { countOf, describeLimits } from "@/lib/format";
+import { countOf } from "@/lib/format";
 import type { Operation } from "@/lib/vocabulary";
 
 /**
@@ -89,13 +90,16 @@ function OperationUsage({
       range={range}
       usage={usage}
       now={now}
-      allowance={enforced ? (stepMs) => allowancePerStep(enforced.limits, stepMs) : undefined}
+      // The line is drawn from the buckets: a quota's calendar period has no steady refill.
+      allowance={
+        enforced ? (stepMs) => allowancePerStep(bucketsOf(enforced.limits), stepMs) : undefined
+      }
       summary={(data) => (
         <p className="muted small" data-testid={`usage-${operation}-totals`}>
           {data.totals.allowed.toLocaleString("en-US")} allowed,{" "}
           <span className="bad-text">{data.totals.denied.toLocaleString("en-US")} denied</span>,{" "}
           {countOf(data.totals.tokensTaken, "token")} taken
-          {enforced ? ` · limits (${enforced.source}): ${describeLimits(enforced.limits)}` : ""}
+          {enforced ? ` · limits (${enforced.source}): ${describeAnyLimits(enforced.limits)}` : ""}
         </p>
       )}
       empty={`No ${operation}s in ${RANGE_SPECS[range].words}.`}

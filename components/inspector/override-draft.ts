@@ -5,11 +5,11 @@ import {
   type LimitDraft,
   policyLimitOfDraft,
 } from "@/components/ui/limit-draft";
+import type { AnyLimit } from "@/components/ui/limit-words";
 import type { OverrideView } from "@/lib/client/types";
 import { SECOND_MS, TIME_UNITS, type TimeUnit, type TimeUnitEntry } from "@/lib/limiter";
-import { type OverrideInput, overrideSchema } from "@/lib/schemas/customer.schema";
+import { type AnyOverrideInput, anyOverrideSchema } from "@/lib/schemas/quota-limit.schema";
 import { formatTimeInput, parseTimeInput, TIME_INPUT_ERROR } from "@/lib/time-format";
-import type { PolicyLimit } from "@/lib/vocabulary";
 
 /** EXPIRY_UNITS are the units an "expires in" amount is typed in. */
 export const EXPIRY_UNITS = TIME_UNITS.filter(
@@ -48,7 +48,7 @@ export interface OverrideDraft {
  */
 export function draftOfOverride(
   override: OverrideView | undefined,
-  fallbackLimits: readonly PolicyLimit[],
+  fallbackLimits: readonly AnyLimit[],
 ): OverrideDraft {
   const limits = override?.limits ?? fallbackLimits;
   const expiresAt = override?.expiresAt ?? null;
@@ -68,7 +68,7 @@ export function draftOfOverride(
 
 /** OverrideResult is a valid override body, or the errors to show at the fields. */
 export type OverrideResult =
-  | { ok: true; value: OverrideInput }
+  | { ok: true; value: AnyOverrideInput }
   | { ok: false; errors: DraftErrors };
 
 function expiresAtOf(expiry: ExpiryDraft, now: number): number | null | string {
@@ -93,12 +93,12 @@ function expiresAtOf(expiry: ExpiryDraft, now: number): number | null | string {
 }
 
 /**
- * overrideOfDraft validates the editor's state with the API's own overrideSchema and returns the
- * body to PUT, or the errors by field path. `now` (ms) anchors "expires in" amounts.
+ * overrideOfDraft validates the editor's state with the API's override schema (buckets and
+ * quotas: anyOverrideSchema) and returns the body to PUT, or the errors by field path. `now` (ms) anchors "expires in" amounts.
  */
 export function overrideOfDraft(draft: OverrideDraft, now: number): OverrideResult {
   const expiresAt = expiresAtOf(draft.expiry, now);
-  const parsed = overrideSchema.safeParse({
+  const parsed = anyOverrideSchema.safeParse({
     limits: draft.limits.map(policyLimitOfDraft),
     expiresAt: typeof expiresAt === "string" ? null : expiresAt,
   });

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { DraftErrors } from "@/components/ui/field-errors";
 import { draftOfLimit, type LimitDraft } from "@/components/ui/limit-draft";
+import { bucketsOf } from "@/components/ui/limit-words";
 import { ErrorNote, PageHeader } from "@/components/ui/states";
 import { api } from "@/lib/client/api";
 import type { PlansResponse } from "@/lib/client/types";
@@ -35,7 +36,9 @@ export function Simulator() {
     const { planId, operation } = sourceOf(value);
     const plan = planList.find((p) => p.id === planId);
     if (!plan) return undefined;
-    return plan.limits.filter((l) => l.operation === operation).map(draftOfLimit);
+    // A plan's quotas count calendar periods, which a simulated burst does not reach: only its
+    // token buckets are simulated.
+    return bucketsOf(plan.limits.filter((l) => l.operation === operation)).map(draftOfLimit);
   };
   const original = sourceRows(source);
   const edited = original !== undefined && JSON.stringify(original) !== JSON.stringify(rows);

@@ -23,11 +23,9 @@ import type {
 } from "@/lib/schemas/inspect-answer.schema";
 import type { NearLimitAnswer, NearLimitView } from "@/lib/schemas/near-limit-answer.schema";
 import type {
-  PlanAnswer,
-  PlanListItem,
-  PlanPromotedAnswer,
-  PlansAnswer,
-  PlanView as PlanWithLimits,
+  AnyStoredLimit,
+  PlanListItem as BucketPlanListItem,
+  PlanView,
 } from "@/lib/schemas/plan-answer.schema";
 import type { TrafficAnswer, TrafficPoint } from "@/lib/schemas/traffic-answer.schema";
 import type {
@@ -56,20 +54,28 @@ export type {
   NamedCustomerUsage,
   NearLimitView,
   OverrideView,
-  PlanListItem,
   PlanUsageView,
-  PlanWithLimits,
   TrafficPoint,
   UsagePoint,
   UsageSeries,
 };
 
+/**
+ * WithQuotas is a plan's answer whose limits may be quotas as well as buckets, as the plan answers
+ * are once plans have quotas (anyStoredLimitSchema; the server's planViewSchema widens to it).
+ */
+type WithQuotas<T extends { limits: unknown }> = Omit<T, "limits"> & { limits: AnyStoredLimit[] };
+
+/** PlanWithLimits is a plan with its limits, buckets and quotas, as answered. */
+export type PlanWithLimits = WithQuotas<PlanView>;
+/** PlanListItem is a plan with its customer count, as the plans list answers it. */
+export type PlanListItem = WithQuotas<BucketPlanListItem>;
 /** PlansResponse is GET /api/admin/plans's answer. */
-export type PlansResponse = PlansAnswer;
+export type PlansResponse = { plans: PlanListItem[] };
 /** PlanResponse is one plan's answer (GET, POST, PATCH). */
-export type PlanResponse = PlanAnswer;
+export type PlanResponse = { plan: PlanWithLimits };
 /** PromoteResponse is what promoting a plan's dry-run limits answers. */
-export type PromoteResponse = PlanPromotedAnswer;
+export type PromoteResponse = PlanResponse & { promoted: number };
 /** CustomersResponse is one page of the customers list. */
 export type CustomersResponse = CustomersAnswer;
 /** CustomerResponse is GET /api/admin/customers/:id's answer. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CUSTOMER_STATUSES } from "@/lib/vocabulary";
-import { limitShapeSchema } from "./limit-answer.schema";
+import { limitShapeSchema, quotaShapeSchema } from "./limit-answer.schema";
 import { pageInfoSchema } from "./list.schema";
 import { classNameSchema } from "./operation-class.schema";
 import { decisionCountsSchema } from "./traffic-answer.schema";
@@ -32,10 +32,15 @@ export const overrideLimitViewSchema = limitShapeSchema
   .extend({ dryRun: z.boolean().optional() })
   .strict();
 
+/** overrideQuotaViewSchema is one quota of an override: count requests per calendar period, maybe dry-run. */
+export const overrideQuotaViewSchema = quotaShapeSchema
+  .extend({ dryRun: z.boolean().optional() })
+  .strict();
+
 /** overrideViewSchema is a customer's override for one operation, until `expiresAt` (ms) or null. */
 export const overrideViewSchema = z
   .object({
-    limits: z.array(overrideLimitViewSchema),
+    limits: z.array(z.union([overrideLimitViewSchema, overrideQuotaViewSchema])),
     expiresAt: z.number().int().nullable(),
   })
   .strict();

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DECISION_REASONS, DECISION_SOURCES, LIMIT_SOURCES } from "@/lib/vocabulary";
+import { DECISION_REASONS, DECISION_SOURCES, LIMIT_SOURCES, QUOTA_PERIODS } from "@/lib/vocabulary";
 import { storeStatusSchema } from "./health-answer.schema";
 import { limitShapeSchema } from "./limit-answer.schema";
 import { classNameSchema } from "./operation-class.schema";
@@ -83,6 +83,33 @@ export const bucketHistorySchema = z
 /** BucketHistory is each bucket's recent levels. */
 export type BucketHistory = z.infer<typeof bucketHistorySchema>;
 
+/**
+ * quotaViewSchema is one quota of a customer as it stands, read by peek (never taking): `count`
+ * requests of `operation` per calendar `period` of `timeZone` (months from `anchorDay`, the
+ * customer's billing day; absent for days and weeks), `granted` more for this period, `used` of
+ * them, `remaining` (count + granted - used, never below 0) until `periodEndMs`. Times in ms
+ * since 1970; the period is [periodStartMs, periodEndMs).
+ */
+export const quotaViewSchema = z
+  .object({
+    operation: classNameSchema,
+    source: z.enum(LIMIT_SOURCES),
+    dryRun: z.boolean(),
+    period: z.enum(QUOTA_PERIODS),
+    timeZone: z.string(),
+    anchorDay: z.number().int().min(1).max(31).optional(),
+    count: z.number().int().positive(),
+    granted: z.number().int().nonnegative(),
+    used: z.number().int().nonnegative(),
+    remaining: z.number().int().nonnegative(),
+    periodStartMs: z.number().int(),
+    periodEndMs: z.number().int(),
+  })
+  .strict();
+
+/** QuotaView is one quota of a customer, with its use this period. */
+export type QuotaView = z.infer<typeof quotaViewSchema>;
+
 /** inspectAnswerSchema is GET /api/admin/customers/:id/inspect's answer (`history` when asked). */
 export const inspectAnswerSchema = z
   .object({
@@ -90,6 +117,8 @@ export const inspectAnswerSchema = z
     now: z.number(),
     store: storeStatusSchema,
     operations: z.record(classNameSchema, decisionViewSchema),
+    // Optional until every server sends it (a customer with no quota has an empty list).
+    quotas: z.array(quotaViewSchema).optional(),
     history: bucketHistorySchema.optional(),
   })
   .strict();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { QUOTA_PERIODS } from "@/lib/vocabulary";
 
 /**
  * limitShapeSchema is a limit as every answer shows it: `count` tokens per `periodMs` ms, both
@@ -11,3 +12,18 @@ export const limitShapeSchema = z
 
 /** LimitShapeAnswer is a limit as answered: `count` tokens per `periodMs` ms. */
 export type LimitShapeAnswer = z.infer<typeof limitShapeSchema>;
+
+/**
+ * quotaShapeSchema is a quota as every answer shows it: `count` requests per calendar `period`
+ * ("day", "week" or "month") of `timeZone` (an IANA name; UTC when absent).
+ */
+export const quotaShapeSchema = z
+  .object({
+    count: z.number().int().positive(),
+    period: z.enum(QUOTA_PERIODS),
+    timeZone: z.string().optional(),
+  })
+  .strict();
+
+/** QuotaShapeAnswer is a quota as answered: `count` requests per calendar `period`. */
+export type QuotaShapeAnswer = z.infer<typeof quotaShapeSchema>;

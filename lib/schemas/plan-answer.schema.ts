@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { operationSchema } from "./limit.schema";
-import { limitShapeSchema } from "./limit-answer.schema";
+import { limitShapeSchema, quotaShapeSchema } from "./limit-answer.schema";
 
 /** storedLimitSchema is a plan's limit as answered: its operation, its dry-run flag always present. */
 export const storedLimitSchema = limitShapeSchema
@@ -9,6 +9,20 @@ export const storedLimitSchema = limitShapeSchema
 
 /** StoredLimit is a plan's limit as answered. */
 export type StoredLimit = z.infer<typeof storedLimitSchema>;
+
+/** storedQuotaSchema is a plan's quota as answered: its operation, its dry-run flag always present. */
+export const storedQuotaSchema = quotaShapeSchema
+  .extend({ operation: operationSchema, dryRun: z.boolean() })
+  .strict();
+
+/** StoredQuota is a plan's quota as answered. */
+export type StoredQuota = z.infer<typeof storedQuotaSchema>;
+
+/** anyStoredLimitSchema is a plan's limit as answered once plans have quotas: a bucket or a quota. */
+export const anyStoredLimitSchema = z.union([storedLimitSchema, storedQuotaSchema]);
+
+/** AnyStoredLimit is a plan's bucket or quota as answered. */
+export type AnyStoredLimit = z.infer<typeof anyStoredLimitSchema>;
 
 /**
  * planViewSchema is a plan with its limits, as every admin answer shows it: limits by operation,

@@ -30,7 +30,11 @@ export function timeZoneName(value: string): string | null {
   return resolved.toLowerCase() === value.toLowerCase() ? resolved : value;
 }
 
-const timeZone = z
+/**
+ * timeZoneSchema is an IANA time zone's name, read as timeZoneName reads it (its case corrected);
+ * an unknown name is refused with an example of a known one.
+ */
+export const timeZoneSchema = z
   .string({ error: "Time zone is required, such as UTC or Europe/Paris" })
   .transform((value, ctx) => {
     const name = timeZoneName(value);
@@ -59,7 +63,7 @@ export const quotaGrantCreateSchema = z
         "Operation must be a class name: a lowercase letter, then up to 31 lowercase letters, digits or hyphens",
       ),
     period: z.enum(QUOTA_PERIODS, { error: "Period must be day, week or month" }),
-    timeZone,
+    timeZone: timeZoneSchema,
     periodStartMs: z
       .number({ error: START_RULE })
       // One message for a number past the range: not also the int check's for an unsafe one.
