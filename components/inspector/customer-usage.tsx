@@ -2,6 +2,7 @@
 
 import { classTitle } from "@/components/classes/class-words";
 import { bucketsOf, describeAnyLimits } from "@/components/ui/limit-words";
+import { requestsOf } from "@/components/usage/dry-run-words";
 import { RangePicker } from "@/components/usage/range-picker";
 import { UsageCard, useScopedUsage } from "@/components/usage/scoped-usage";
 import { allowancePerStep } from "@/components/usage/usage-data";
@@ -102,7 +103,8 @@ function OperationUsage({
           {enforced ? ` · limits (${enforced.source}): ${describeAnyLimits(enforced.limits)}` : ""}
         </p>
       )}
-      empty={`No ${operation}s in ${RANGE_SPECS[range].words}.`}
+      // Regression: a class other than read and write was written "No exportss".
+      empty={`No ${requestsOf(operation)} in ${RANGE_SPECS[range].words}.`}
     />
   );
 }
