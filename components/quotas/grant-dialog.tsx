@@ -14,7 +14,7 @@ import type { QuotaView } from "@/lib/schemas/inspect-answer.schema";
 import type { QuotaGrantCreate } from "@/lib/schemas/quota-grant.schema";
 import type { QuotaGrantAnswer } from "@/lib/schemas/quota-grant-answer.schema";
 import { formatDateMinute } from "@/lib/time-format";
-import { type GrantDraft, grantOfDraft, grantPath, newTotalWords } from "./grant-draft";
+import { type GrantDraft, grantOfDraft, grantPath, grantsKey, newTotalWords } from "./grant-draft";
 import { thisPeriod } from "./quota-words";
 import styles from "./quotas.module.css";
 
@@ -46,7 +46,7 @@ export function GrantDialog({
       api<QuotaGrantAnswer>(grantPath(customerId), { method: "POST", body }),
     onSuccess: async ({ grant: made }) => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ["customers", customerId, "quota-grants"] }),
+        queryClient.invalidateQueries({ queryKey: grantsKey(customerId) }),
         queryClient.invalidateQueries({ queryKey: ["customers", customerId, "inspect"] }),
       ]);
       notify(

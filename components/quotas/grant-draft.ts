@@ -30,6 +30,11 @@ export function grantPath(customerId: number): string {
   return `/customers/${customerId}/quota-grants`;
 }
 
+/** grantsKey is the query key of a customer's grants (fetched again after a grant). */
+export function grantsKey(customerId: number) {
+  return ["customers", customerId, "quota-grants"] as const;
+}
+
 /**
  * grantOfDraft checks the dialog's fields with the API's own schema and returns the body for the
  * quota's current period (its `periodStartMs`), or the errors by field.

@@ -10,7 +10,7 @@ import type { QuotaView } from "@/lib/schemas/inspect-answer.schema";
 import type { QuotaGrantsAnswer, QuotaGrantView } from "@/lib/schemas/quota-grant-answer.schema";
 import { formatDateMinute } from "@/lib/time-format";
 import { GrantDialog } from "./grant-dialog";
-import { grantPath, grantsOfPeriod } from "./grant-draft";
+import { grantPath, grantsKey, grantsOfPeriod } from "./grant-draft";
 import {
   describeCalendar,
   describeRemaining,
@@ -21,11 +21,6 @@ import {
   quotaTone,
 } from "./quota-words";
 import styles from "./quotas.module.css";
-
-/** grantsKey is the query key of a customer's grants (refetched after a grant). */
-export function grantsKey(customerId: number) {
-  return ["customers", customerId, "quota-grants"] as const;
-}
 
 /** quotaKey tells one quota of a customer from the others: its class, period and zone. */
 function quotaKey(q: QuotaView): string {
