@@ -2,10 +2,10 @@
 
 import { classTitle, orderedClasses } from "@/components/classes/class-words";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { describeAnyLimits } from "@/components/ui/limit-words";
 import { ErrorNote } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import type { CustomerListItem, PlanListItem } from "@/lib/client/types";
-import { describePolicyLimits } from "@/lib/format";
 import { DEFAULT_CLASSES, type Operation } from "@/lib/vocabulary";
 import { useCustomerPatch } from "./use-customer-patch";
 
@@ -33,7 +33,7 @@ export function ChangePlanDialog({
     },
   });
   const limitsOf = (plan: PlanListItem | undefined, operation: Operation) =>
-    plan ? describePolicyLimits(plan.limits.filter((l) => l.operation === operation)) : "–";
+    plan ? describeAnyLimits(plan.limits.filter((l) => l.operation === operation)) : "–";
   // Read and write always, then every other class either plan limits.
   const classes = orderedClasses([
     ...DEFAULT_CLASSES,

@@ -1,13 +1,15 @@
 "use client";
 
 import { classTitle } from "@/components/classes/class-words";
+import { bucketsOf, describeAnyLimits } from "@/components/ui/limit-words";
+import { requestsOf } from "@/components/usage/dry-run-words";
 import { RangePicker } from "@/components/usage/range-picker";
 import { UsageCard, useScopedUsage } from "@/components/usage/scoped-usage";
 import { allowancePerStep } from "@/components/usage/usage-data";
 import { RANGE_SPECS, ROLLUP_RANGES, type RollupRange } from "@/components/usage/usage-range";
 import type { OverrideView, PlanWithLimits } from "@/lib/client/types";
-import { countOf, describeLimits } from "@/lib/format";
-import { bucketsOf, type Operation } from "@/lib/vocabulary";
+import { countOf } from "@/lib/format";
+import type { Operation } from "@/lib/vocabulary";
 
 /**
  * enforcedLimits are the limits a customer's requests of one operation obey at `now` (ms): its
@@ -89,6 +91,7 @@ function OperationUsage({
       range={range}
       usage={usage}
       now={now}
+      // The line is drawn from the buckets: a quota's calendar period has no steady refill.
       allowance={
         enforced ? (stepMs) => allowancePerStep(bucketsOf(enforced.limits), stepMs) : undefined
       }
@@ -97,10 +100,11 @@ function OperationUsage({
           {data.totals.allowed.toLocaleString("en-US")} allowed,{" "}
           <span className="bad-text">{data.totals.denied.toLocaleString("en-US")} denied</span>,{" "}
           {countOf(data.totals.tokensTaken, "token")} taken
-          {enforced ? ` · limits (${enforced.source}): ${describeLimits(enforced.limits)}` : ""}
+          {enforced ? ` · limits (${enforced.source}): ${describeAnyLimits(enforced.limits)}` : ""}
         </p>
       )}
-      empty={`No ${operation}s in ${RANGE_SPECS[range].words}.`}
+      // Regression: a class other than read and write was written "No exportss".
+      empty={`No ${requestsOf(operation)} in ${RANGE_SPECS[range].words}.`}
     />
   );
 }

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { orderedClasses } from "@/components/classes/class-words";
 import { useClassNames } from "@/components/classes/use-classes";
+import { QuotasCard } from "@/components/quotas/quotas-card";
 import { NotFoundPage } from "@/components/ui/not-found-page";
 import { ErrorNote, Loading, PageHeader } from "@/components/ui/states";
 import { useUrlQuery } from "@/components/ui/use-url-query";
@@ -179,7 +180,13 @@ export function KeyInspector({ customerId }: { customerId: number }) {
         onRange={(range) => url.set({ range: range === "24h" ? undefined : range })}
       />
       <CustomerDryRun customerId={c.id} planId={c.planId} />
-      <BillingDayEditor key={c.billingAnchorDay} customer={c} />
+      <div className="grid cols-2">
+        {/* Absent from a server that does not count quotas yet: no card then. */}
+        {inspect.data?.quotas ? (
+          <QuotasCard customerId={c.id} quotas={inspect.data.quotas} />
+        ) : null}
+        <BillingDayEditor key={c.billingAnchorDay} customer={c} />
+      </div>
       <ErrorNote error={plans.error} />
       {plan ? (
         <div className="grid cols-2">

@@ -5,11 +5,11 @@ import {
   type LimitDraft,
   policyLimitOfDraft,
 } from "@/components/ui/limit-draft";
+import type { AnyLimit } from "@/components/ui/limit-words";
 import type { OverrideView } from "@/lib/client/types";
 import { SECOND_MS, TIME_UNITS, type TimeUnit, type TimeUnitEntry } from "@/lib/limiter";
 import { type OverrideInput, overrideSchema } from "@/lib/schemas/customer.schema";
 import { formatTimeInput, parseTimeInput, TIME_INPUT_ERROR } from "@/lib/time-format";
-import { bucketsOf, type PolicyLimit } from "@/lib/vocabulary";
 
 /** EXPIRY_UNITS are the units an "expires in" amount is typed in. */
 export const EXPIRY_UNITS = TIME_UNITS.filter(
@@ -48,10 +48,9 @@ export interface OverrideDraft {
  */
 export function draftOfOverride(
   override: OverrideView | undefined,
-  fallbackLimits: readonly PolicyLimit[],
+  fallbackLimits: readonly AnyLimit[],
 ): OverrideDraft {
-  // Quotas are not edited here yet: the draft holds the bucket limits.
-  const limits = override ? bucketsOf(override.limits) : fallbackLimits;
+  const limits = override?.limits ?? fallbackLimits;
   const expiresAt = override?.expiresAt ?? null;
   return {
     // A dry-run limit stays dry-run. Regression: the flag was dropped, so editing an override,
@@ -94,8 +93,8 @@ function expiresAtOf(expiry: ExpiryDraft, now: number): number | null | string {
 }
 
 /**
- * overrideOfDraft validates the editor's state with the API's own overrideSchema and returns the
- * body to PUT, or the errors by field path. `now` (ms) anchors "expires in" amounts.
+ * overrideOfDraft validates the editor's state with the API's override schema (buckets and
+ * quotas: overrideSchema) and returns the body to PUT, or the errors by field path. `now` (ms) anchors "expires in" amounts.
  */
 export function overrideOfDraft(draft: OverrideDraft, now: number): OverrideResult {
   const expiresAt = expiresAtOf(draft.expiry, now);

@@ -7,16 +7,16 @@ import { classTitle } from "@/components/classes/class-words";
 import { Field } from "@/components/ui/field";
 import { type DraftErrors, firstErrors } from "@/components/ui/field-errors";
 import { useLeaveGuard } from "@/components/ui/leave-guard";
-import { ADD_BLANK_LIMIT, LimitRows } from "@/components/ui/limit-rows";
+import { ADD_BLANK_LIMIT_OR_QUOTA, LimitRows } from "@/components/ui/limit-rows";
+import { type AnyLimit, describeAnyLimits } from "@/components/ui/limit-words";
 import { Select, unitChoices } from "@/components/ui/select";
 import { ErrorNote } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { ApiError, api } from "@/lib/client/api";
 import type { CustomerResponse, OverrideView } from "@/lib/client/types";
-import { describePolicyLimits } from "@/lib/format";
 import type { OverrideInput } from "@/lib/schemas/customer.schema";
 import { formatDateTime, formatZone, TIME_INPUT_FORMAT } from "@/lib/time-format";
-import type { LimitShape, Operation } from "@/lib/vocabulary";
+import type { Operation } from "@/lib/vocabulary";
 import styles from "./inspector.module.css";
 import {
   draftOfOverride,
@@ -26,7 +26,7 @@ import {
   overrideOfDraft,
 } from "./override-draft";
 
-type Limits = readonly LimitShape[];
+type Limits = readonly AnyLimit[];
 
 /** EXPIRY_CHOICES offer an expiry's units by their plural name. */
 const EXPIRY_CHOICES = unitChoices(EXPIRY_UNITS);
@@ -49,15 +49,15 @@ function OverrideStatus({
   planLimits: Limits;
   now: number;
 }) {
-  const plan = `the plan's limits apply (${describePolicyLimits(planLimits)})`;
+  const plan = `the plan's limits apply (${describeAnyLimits(planLimits)})`;
   let text: string;
   if (!override) text = `No override: ${plan}.`;
   else if (override.expiresAt === null)
-    text = `Override in force: ${describePolicyLimits(override.limits)}, until cleared.`;
+    text = `Override in force: ${describeAnyLimits(override.limits)}, until cleared.`;
   else if (now > 0 && override.expiresAt <= now)
     text = `Override expired at ${formatDateTime(override.expiresAt)}: ${plan} again.`;
   else
-    text = `Override in force: ${describePolicyLimits(override.limits)}, until ${describeExpiry(override.expiresAt, now)}.`;
+    text = `Override in force: ${describeAnyLimits(override.limits)}, until ${describeExpiry(override.expiresAt, now)}.`;
   return (
     <p className={styles.status} data-testid={`override-status-${override ? "set" : "none"}`}>
       {text}
@@ -182,7 +182,7 @@ export function OverrideEditor({
           rows={draft.limits}
           errors={errors}
           withDryRun
-          adds={ADD_BLANK_LIMIT}
+          adds={ADD_BLANK_LIMIT_OR_QUOTA}
           onChange={(limits) => change({ ...draft, limits })}
         />
         <div className={styles.inline} style={{ marginTop: 14 }}>

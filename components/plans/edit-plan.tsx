@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, type ReactNode, useState } from "react";
 import { classTitle, orderedClasses } from "@/components/classes/class-words";
+import { describeAnyLimits } from "@/components/ui/limit-words";
 import { NotFoundPage } from "@/components/ui/not-found-page";
 import { ErrorNote, Loading, PageHeader } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
@@ -10,7 +11,7 @@ import { useUrlQuery } from "@/components/ui/use-url-query";
 import { scopedRangeSchema } from "@/components/usage/usage-range";
 import { ApiError, api } from "@/lib/client/api";
 import type { PlanResponse, PlansResponse, PlanWithLimits } from "@/lib/client/types";
-import { countOf, describePolicyLimits } from "@/lib/format";
+import { countOf } from "@/lib/format";
 import { DEFAULT_CLASSES } from "@/lib/vocabulary";
 import { draftFromPlan, validateUpdate } from "./plan-draft";
 import { PlanDryRun } from "./plan-dry-run";
@@ -121,7 +122,7 @@ function Editor({
                   <Fragment key={operation}>
                     <dt>{classTitle(operation)}</dt>
                     <dd>
-                      {describePolicyLimits(saved.limits.filter((l) => l.operation === operation))}
+                      {describeAnyLimits(saved.limits.filter((l) => l.operation === operation))}
                     </dd>
                   </Fragment>
                 ),

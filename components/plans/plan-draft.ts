@@ -1,13 +1,14 @@
 import {
   draftOfLimit,
+  isQuotaDraft,
   limitDraft,
   numberOf,
   type OperationLimitDraft,
   periodMsOf,
 } from "@/components/ui/limit-draft";
+import { type AnyLimit, describeAnyLimits, isQuota } from "@/components/ui/limit-words";
 import { type Validation, validateWith } from "@/components/ui/validation";
 import type { PlanWithLimits } from "@/lib/client/types";
-import { describePolicyLimits } from "@/lib/format";
 import { limitRowSchema } from "@/lib/schemas/limit.schema";
 import {
   type PlanCreate,
@@ -15,13 +16,7 @@ import {
   planCreateSchema,
   planUpdateSchema,
 } from "@/lib/schemas/plan.schema";
-import {
-  type AnyLimitRow,
-  bucketsOf,
-  isQuotaShape,
-  type Operation,
-  type PolicyLimit,
-} from "@/lib/vocabulary";
+import type { AnyLimitRow, Operation, QuotaPeriod } from "@/lib/vocabulary";
 
 /** PlanDraft is the plan editor's state, before validation. */
 export interface PlanDraft {
@@ -47,11 +42,11 @@ export function draftFromPlan(plan: PlanWithLimits): PlanDraft {
     name: plan.name,
     slug: plan.slug,
     description: plan.description,
-    // Quotas are not edited here yet: the draft holds the bucket limits.
-    limits: bucketsOf(plan.limits).map((l) => {
-      const { count, amount, unit } = draftOfLimit(l);
+    limits: plan.limits.map((l) => {
+      const { count, amount, unit, period, timeZone } = draftOfLimit(l);
+      const quota = period === undefined ? {} : { period, timeZone };
       // The flag rides along, so saving other edits keeps a dry-run limit dry-run.
-      return { ...limitDraft(l.operation, count, amount, unit), dryRun: l.dryRun };
+      return { ...limitDraft(l.operation, count, amount, unit), ...quota, dryRun: l.dryRun };
     }),
   };
 }
@@ -68,53 +63,77 @@ export function slugify(name: string): string {
     .replace(/-+$/, "");
 }
 
+/** PlanBodyLimit is one limit of the body the editor sends: a bucket's or a quota's row. */
+export type PlanBodyLimit =
+  | {
+      operation: Operation;
+      count: number | undefined;
+      periodMs: number | undefined;
+      dryRun?: boolean;
+    }
+  | {
+      operation: Operation;
+      count: number | undefined;
+      period: QuotaPeriod;
+      timeZone: string;
+      dryRun?: boolean;
+    };
+
 /** PlanBody is the body the editor sends, before the schema checks it. */
 export interface PlanBody {
   slug: string;
   name: string;
   description: string;
-  limits: {
-    operation: Operation;
-    count: number | undefined;
-    periodMs: number | undefined;
-    dryRun?: boolean;
-  }[];
+  limits: PlanBodyLimit[];
 }
 
-/** toBody converts a draft into the API's shape: counts as numbers, periods as amount × unit in ms. */
+/**
+ * toBody converts a draft into the API's shape: counts as numbers, a bucket's period as amount ×
+ * unit in ms, a quota's as its calendar period and time zone.
+ */
 export function toBody(draft: PlanDraft): PlanBody {
   return {
     slug: draft.slug,
     name: draft.name,
     description: draft.description,
-    limits: draft.limits.map((l) => ({
-      operation: l.operation,
-      count: numberOf(l.count),
-      periodMs: periodMsOf(numberOf(l.amount), l.unit),
-      ...(l.dryRun === undefined ? {} : { dryRun: l.dryRun }),
-    })),
+    limits: draft.limits.map((l): PlanBodyLimit => {
+      const dryRun = l.dryRun === undefined ? {} : { dryRun: l.dryRun };
+      const count = numberOf(l.count);
+      if (isQuotaDraft(l)) {
+        const period = l.period ?? "month";
+        return { operation: l.operation, count, period, timeZone: l.timeZone ?? "UTC", ...dryRun };
+      }
+      return {
+        operation: l.operation,
+        count,
+        periodMs: periodMsOf(numberOf(l.amount), l.unit),
+        ...dryRun,
+      };
+    }),
   };
 }
 
-/** validateCreate checks a new plan with the server's own schema and error paths. */
+/** validateCreate checks a new plan with the API's schema (quotas allowed) and error paths. */
 export function validateCreate(draft: PlanDraft): Validation<PlanCreate> {
   return validateWith(planCreateSchema, toBody(draft));
+}
+
+/** limitKey names a limit by what it counts, a quota's missing zone read as UTC. */
+function limitKey(r: AnyLimitRow | PlanWithLimits["limits"][number]): string {
+  const dryRun = r.dryRun ?? false;
+  return JSON.stringify(
+    isQuota(r)
+      ? [r.operation, r.count, r.period, r.timeZone ?? "UTC", dryRun]
+      : [r.operation, r.count, r.periodMs, dryRun],
+  );
 }
 
 function sameLimits(
   a: readonly AnyLimitRow[],
   b: readonly PlanWithLimits["limits"][number][],
 ): boolean {
-  const key = (rows: readonly AnyLimitRow[]) =>
-    JSON.stringify(
-      rows
-        .map((r) =>
-          isQuotaShape(r)
-            ? [r.operation, r.count, r.period, r.timeZone ?? "UTC", r.dryRun ?? false]
-            : [r.operation, r.count, r.periodMs, r.dryRun ?? false],
-        )
-        .sort((x, y) => String(x).localeCompare(String(y))),
-    );
+  const key = (rows: readonly (AnyLimitRow | PlanWithLimits["limits"][number])[]) =>
+    JSON.stringify(rows.map(limitKey).sort());
   return key(a) === key(b);
 }
 
@@ -126,12 +145,7 @@ function sameLimits(
 export function validateUpdate(draft: PlanDraft, saved: PlanWithLimits): Validation<PlanUpdate> {
   const checked = validateWith(planUpdateSchema, toBody(draft));
   if (!checked.ok) return checked;
-  const { slug, name, description } = checked.data;
-  // The draft holds no quotas yet: the saved ones ride along, so saving keeps them.
-  const limits =
-    checked.data.limits === undefined
-      ? undefined
-      : [...checked.data.limits, ...saved.limits.filter((l) => isQuotaShape(l))];
+  const { slug, name, description, limits } = checked.data;
   const changes: PlanUpdate = {};
   if (slug !== undefined && slug !== saved.slug) changes.slug = slug;
   if (name !== undefined && name !== saved.name) changes.name = name;
@@ -166,5 +180,5 @@ export function limitsInWords(draft: PlanDraft, operation: Operation): string {
   const mine = rows.filter(({ row }) => row.operation === operation);
   const invalid = mine.find(({ row }) => !limitRowSchema.safeParse(row).success);
   if (invalid) return `not valid yet: fix limit ${invalid.index + 1}`;
-  return describePolicyLimits(mine.map(({ row }) => row as PolicyLimit));
+  return describeAnyLimits(mine.map(({ row }) => row as AnyLimit));
 }

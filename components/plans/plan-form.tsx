@@ -7,7 +7,12 @@ import { useClassNames } from "@/components/classes/use-classes";
 import { Field } from "@/components/ui/field";
 import { firstErrors } from "@/components/ui/field-errors";
 import { useLeaveGuard } from "@/components/ui/leave-guard";
-import { limitDraft, type OperationLimitDraft } from "@/components/ui/limit-draft";
+import {
+  limitDraft,
+  type OperationLimitDraft,
+  operatorZone,
+  quotaDraft,
+} from "@/components/ui/limit-draft";
 import { type LimitAdd, LimitRows } from "@/components/ui/limit-rows";
 import { ErrorNote } from "@/components/ui/states";
 import type { Validation } from "@/components/ui/validation";
@@ -16,17 +21,21 @@ import type { FieldErrors } from "@/lib/schemas/problem.schema";
 import { DEFAULT_CLASSES } from "@/lib/vocabulary";
 import { limitsInWords, type PlanDraft, sameDraft, slugify } from "./plan-draft";
 
-/** ADD_LIMITS are the plan editor's add buttons: a read or a write limit, 10 per second. */
+/**
+ * ADD_LIMITS are the plan editor's add buttons: a read or a write limit, 10 per second, or a
+ * read quota, 100,000 per month in the operator's time zone.
+ */
 const ADD_LIMITS: readonly LimitAdd<OperationLimitDraft>[] = [
   { label: "+ Add read limit", row: () => limitDraft("read", 10, 1, "s") },
   { label: "+ Add write limit", row: () => limitDraft("write", 10, 1, "s") },
+  { label: "+ Add quota", row: () => quotaDraft("read", 100_000, "month", operatorZone()) },
 ];
 
 /** placedPaths are the error paths the form shows at a control; others show at the top. */
 function placedPaths(draft: PlanDraft): Set<string> {
   const paths = new Set(["name", "slug", "description", "limits"]);
   draft.limits.forEach((_, i) => {
-    for (const suffix of ["", ".operation", ".count", ".periodMs"])
+    for (const suffix of ["", ".operation", ".count", ".periodMs", ".period", ".timeZone"])
       paths.add(`limits.${i}${suffix}`);
   });
   return paths;
@@ -168,7 +177,9 @@ export function PlanForm<T>({
           <p className="muted intro">
             GET and HEAD are reads, other methods write, unless a request names another class (see{" "}
             <Link href="/classes">Classes</Link>). A request passes when every enforced limit of its
-            class has room; a dry-run limit only counts what it would refuse.
+            class has room; a dry-run limit only counts what it would refuse. A limit refills
+            steadily; a quota counts requests per calendar day, week or month and starts again at
+            the next one (months from each customer&rsquo;s billing day).
           </p>
           <LimitRows
             rows={draft.limits}

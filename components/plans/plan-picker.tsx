@@ -2,8 +2,8 @@
 
 import { useMemo, useState } from "react";
 import { Combobox } from "@/components/ui/combobox";
+import { describeAnyLimits } from "@/components/ui/limit-words";
 import type { PlanListItem } from "@/lib/client/types";
-import { describePolicyLimits } from "@/lib/format";
 
 /** matchesPlan tells whether a plan's name or slug contains the typed text (any case). */
 export function matchesPlan(plan: Pick<PlanListItem, "name" | "slug">, text: string): boolean {
@@ -56,7 +56,7 @@ export function PlanPicker({
         <>
           <span className="strong">{p.name}</span>{" "}
           <span className="muted small">
-            reads {describePolicyLimits(p.limits.filter((l) => l.operation === "read"))}
+            reads {describeAnyLimits(p.limits.filter((l) => l.operation === "read"))}
           </span>
         </>
       )}

@@ -6,13 +6,14 @@ import { useCallback, useMemo, useState } from "react";
 import { orderedClasses } from "@/components/classes/class-words";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { type DataColumn, DataTable, dataColumns } from "@/components/ui/data-table";
+import { describeAnyLimits } from "@/components/ui/limit-words";
 import { ListToolbar, SearchField } from "@/components/ui/list-toolbar";
 import { Empty, ErrorNote, Loading, PageHeader } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { useUrlQuery } from "@/components/ui/use-url-query";
 import { api } from "@/lib/client/api";
 import type { PlanListItem, PlansResponse } from "@/lib/client/types";
-import { countOf, describePolicyLimits } from "@/lib/format";
+import { countOf } from "@/lib/format";
 import { plansQuerySchema } from "@/lib/schemas/plan.schema";
 import { isDefaultClass } from "@/lib/vocabulary";
 import { matchesPlan } from "./plan-picker";
@@ -31,9 +32,7 @@ const OTHER_CLASSES = column.display({
       <span className="muted">–</span>
     ) : (
       others
-        .map(
-          (op) => `${op}: ${describePolicyLimits(plan.limits.filter((l) => l.operation === op))}`,
-        )
+        .map((op) => `${op}: ${describeAnyLimits(plan.limits.filter((l) => l.operation === op))}`)
         .join("; ")
     );
   },
@@ -65,13 +64,13 @@ function planColumns(
       id: "reads",
       header: "Reads",
       cell: ({ row: { original: plan } }) =>
-        describePolicyLimits(plan.limits.filter((l) => l.operation === "read")),
+        describeAnyLimits(plan.limits.filter((l) => l.operation === "read")),
     }),
     column.display({
       id: "writes",
       header: "Writes",
       cell: ({ row: { original: plan } }) =>
-        describePolicyLimits(plan.limits.filter((l) => l.operation === "write")),
+        describeAnyLimits(plan.limits.filter((l) => l.operation === "write")),
     }),
     ...(withOtherClasses ? [OTHER_CLASSES] : []),
     column.display({

@@ -1,5 +1,5 @@
 import { type DraftErrors, errorsByPath } from "@/components/ui/field-errors";
-import { type LimitDraft, policyLimitOfDraft } from "@/components/ui/limit-draft";
+import { bucketLimitOfDraft, type LimitDraft } from "@/components/ui/limit-draft";
 import type { Choice } from "@/components/ui/select";
 import { countOf } from "@/lib/format";
 import { type Pattern, parseTimestamps } from "@/lib/simulator/pattern";
@@ -92,7 +92,7 @@ export function simulationOfDraft(
     }
   }
   const parsed = simulationSchema.safeParse({
-    limits: limits.map(policyLimitOfDraft),
+    limits: limits.map(bucketLimitOfDraft),
     pattern,
     cost: num(cost),
   });

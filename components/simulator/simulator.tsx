@@ -4,12 +4,12 @@ import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { DraftErrors } from "@/components/ui/field-errors";
 import { draftOfLimit, type LimitDraft } from "@/components/ui/limit-draft";
+import { bucketsOf } from "@/components/ui/limit-words";
 import { ErrorNote, PageHeader } from "@/components/ui/states";
 import { api } from "@/lib/client/api";
 import type { PlansResponse } from "@/lib/client/types";
 import { type SimulationResult, simulate } from "@/lib/simulator/simulate";
 import type { SimulationInput } from "@/lib/simulator/simulation.schema";
-import { bucketsOf } from "@/lib/vocabulary";
 import { LimitsCard, sourceOf } from "./limits-card";
 import { PatternCard } from "./pattern-card";
 import { defaultPatternDraft, type PatternDraft, simulationOfDraft } from "./pattern-draft";
@@ -36,6 +36,8 @@ export function Simulator() {
     const { planId, operation } = sourceOf(value);
     const plan = planList.find((p) => p.id === planId);
     if (!plan) return undefined;
+    // A plan's quotas count calendar periods, which a simulated burst does not reach: only its
+    // token buckets are simulated.
     return bucketsOf(plan.limits.filter((l) => l.operation === operation)).map(draftOfLimit);
   };
   const original = sourceRows(source);

@@ -6,7 +6,7 @@ import { countOf, describeLimit } from "@/lib/format";
 const PLURAL: Readonly<Record<string, string>> = { read: "reads", write: "writes" };
 
 /** requestsOf names a class's requests: "reads", "writes", or `"exports" requests`. */
-function requestsOf(operation: string): string {
+export function requestsOf(operation: string): string {
   return (
     (Object.hasOwn(PLURAL, operation) ? PLURAL[operation] : undefined) ?? `"${operation}" requests`
   );

@@ -1,6 +1,11 @@
 import Link from "next/link";
 import { formatCount, formatShare } from "@/components/charts/number-format";
 import { classTitle } from "@/components/classes/class-words";
+import {
+  describeCalendar,
+  describeNearQuota,
+  describeReset,
+} from "@/components/quotas/quota-words";
 import { Empty } from "@/components/ui/states";
 import type { NamedCustomerUsage, NearLimitView, PlanUsageView } from "@/lib/client/types";
 import { countOf } from "@/lib/format";
@@ -123,10 +128,18 @@ export function TopCustomersTable({
   );
 }
 
+/** nearKey tells apart one customer's findings for one class: by limit, quota, or refusals. */
+function nearKey(n: NearLimitView): string {
+  if (n.kind === "peak") return `${n.limit.count}/${n.limit.periodMs}`;
+  if (n.kind === "quota") return `q/${n.quota.period}/${n.quota.timeZone ?? "UTC"}`;
+  return "refused";
+}
+
 /**
  * NearLimitTable lists the customers who drained a limit's bucket to 80% of it or further, or
- * who were refused by their limits (at 100%), nearest first: the share, the operation and limit,
- * how low the bucket went and when (local time, zone named), and how often they were refused.
+ * who were refused by their limits (at 100%), or who used 80% of a quota this period, nearest
+ * first: the share, the operation and limit, how low the bucket went and when (local time, zone
+ * named) or how much of the quota is used and when it resets, and how often they were refused.
  */
 export function NearLimitTable({
   customers,
@@ -151,10 +164,7 @@ export function NearLimitTable({
       </thead>
       <tbody>
         {customers.map((n) => (
-          <tr
-            key={`${n.customerId}|${n.operation}|${n.kind === "peak" ? `${n.limit.count}/${n.limit.periodMs}` : "refused"}`}
-            data-testid="near-limit-row"
-          >
+          <tr key={`${n.customerId}|${n.operation}|${nearKey(n)}`} data-testid="near-limit-row">
             <td className={`${styles.cellWrap} ${styles.nameCell}`}>
               <Link href={`/customers/${n.customerId}`}>{n.name}</Link>
               <div className="muted small">
@@ -170,6 +180,16 @@ export function NearLimitTable({
                 {describeNearLimit(n)}
                 <div className="muted small">
                   at {formatDateMinute(n.lowestAtMs)}
+                  {n.refused > 0 ? `; ${describeRefusals(n.refused)}` : ""}
+                </div>
+              </td>
+            ) : n.kind === "quota" ? (
+              <td className={styles.cellWrap}>
+                {describeNearQuota({ ...n, count: n.quota.count, period: n.quota.period })}
+                <div className="muted small">
+                  Quota,{" "}
+                  {describeCalendar({ ...n, ...n.quota, timeZone: n.quota.timeZone ?? "UTC" })};{" "}
+                  {describeReset(n)}
                   {n.refused > 0 ? `; ${describeRefusals(n.refused)}` : ""}
                 </div>
               </td>

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LIMIT_SOURCES } from "@/lib/vocabulary";
-import { limitShapeSchema } from "./limit-answer.schema";
+import { limitShapeSchema, quotaShapeSchema } from "./limit-answer.schema";
 import { classNameSchema } from "./operation-class.schema";
 import { liveScopeSchema } from "./traffic-answer.schema";
 import { rangeShape } from "./usage-answer.schema";
@@ -62,8 +62,31 @@ export const refusedNearLimitSchema = z
 /** RefusedNearLimit is a customer refused by limits its replayed buckets never showed drained. */
 export type RefusedNearLimit = z.infer<typeof refusedNearLimitSchema>;
 
-/** NearLimit is a customer near a limit: by a measured peak, or by refusals. */
-export type NearLimit = PeakNearLimit | RefusedNearLimit;
+/**
+ * quotaNearLimitSchema is a customer's use of one quota in its current period: `used` of
+ * `quota.count` + `granted` requests since `periodStartMs` (ms since 1970), the period ending at
+ * `periodEndMs`; `share` = used / (count + granted), at most 1 (a quota cannot be exceeded).
+ * `anchorDay` is the customer's billing day, for a month.
+ */
+export const quotaNearLimitSchema = z
+  .object({
+    kind: z.literal("quota"),
+    ...findingShape,
+    quota: quotaShapeSchema,
+    anchorDay: z.number().int().min(1).max(31).optional(),
+    granted: z.number().int().nonnegative(),
+    used: z.number().int().nonnegative(),
+    periodStartMs: z.number().int(),
+    periodEndMs: z.number().int(),
+    share: z.number().min(0).max(1),
+  })
+  .strict();
+
+/** QuotaNearLimit is a customer's use of one quota this period. */
+export type QuotaNearLimit = z.infer<typeof quotaNearLimitSchema>;
+
+/** NearLimit is a customer near a limit: by a measured peak, by refusals, or by a quota's use. */
+export type NearLimit = PeakNearLimit | RefusedNearLimit | QuotaNearLimit;
 
 /** namedShape is the customer's name and current plan (null for a customer since deleted). */
 const namedShape = {
@@ -76,6 +99,7 @@ const namedShape = {
 export const nearLimitViewSchema = z.discriminatedUnion("kind", [
   peakNearLimitSchema.extend(namedShape).strict(),
   refusedNearLimitSchema.extend(namedShape).strict(),
+  quotaNearLimitSchema.extend(namedShape).strict(),
 ]);
 
 /** NearLimitView is a near-limit finding with the customer's name and current plan. */

@@ -18,6 +18,9 @@ export const storedLimitSchema = z.union([storedBucketSchema, storedQuotaSchema]
 /** StoredLimit is a plan's limit as answered. */
 export type StoredLimit = z.infer<typeof storedLimitSchema>;
 
+/** StoredQuota is a plan's quota as answered. */
+export type StoredQuota = z.infer<typeof storedQuotaSchema>;
+
 /**
  * planViewSchema is a plan with its limits, as every admin answer shows it: limits by operation,
  * enforced before dry-run, buckets by period, then quotas (day, week, month, then zone). Times in ms since 1970.

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
   blankDraft,
+  blankQuotaDraft,
   draftOfLimit,
+  isQuotaDraft,
   limitDraft,
   limitOfDraft,
   numberOf,
   periodMsOf,
+  policyLimitOfDraft,
+  quotaDraft,
 } from "@/components/ui/limit-draft";
 
 describe("limit drafts", () => {
@@ -54,5 +58,40 @@ describe("limit drafts", () => {
     expect(b).toMatchObject({ operation: "write", count: "", amount: "1.5", unit: "m" });
     expect(a.key).not.toBe(b.key);
     expect(blankDraft()).toEqual({ count: "", amount: "1", unit: "s" });
+  });
+});
+
+describe("quota drafts", () => {
+  it("writes a quota as a row with its period and zone, UTC when it names none", () => {
+    expect(draftOfLimit({ count: 100_000, period: "month" })).toMatchObject({
+      count: "100000",
+      period: "month",
+      timeZone: "UTC",
+    });
+    expect(
+      draftOfLimit({ count: 5, period: "day", timeZone: "Europe/Berlin", dryRun: true }),
+    ).toMatchObject({ count: "5", period: "day", timeZone: "Europe/Berlin", dryRun: true });
+  });
+
+  it("reads a quota row as the API takes it, and a bucket row as before", () => {
+    const quota = { ...blankQuotaDraft("Asia/Tokyo"), count: "12", period: "week" as const };
+    expect(isQuotaDraft(quota)).toBe(true);
+    expect(policyLimitOfDraft(quota)).toEqual({
+      count: 12,
+      period: "week",
+      timeZone: "Asia/Tokyo",
+    });
+    expect(policyLimitOfDraft({ count: "3", amount: "2", unit: "m", dryRun: true })).toEqual({
+      count: 3,
+      periodMs: 120_000,
+      dryRun: true,
+    });
+  });
+
+  it("gives a plan's quota rows an operation and a fresh key", () => {
+    const a = quotaDraft("exports", 1_000, "month", "UTC");
+    const b = quotaDraft("exports", 1_000, "month", "UTC");
+    expect(a).toMatchObject({ operation: "exports", count: "1000", period: "month" });
+    expect(a.key).not.toBe(b.key);
   });
 });
