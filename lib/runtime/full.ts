@@ -17,6 +17,7 @@ import { RedisSnapshots } from "@/lib/policy/redis-snapshot";
 import { SnapshotWriter } from "@/lib/policy/snapshot-writer";
 import { readPolicyState } from "@/lib/policy/sqlite-policy";
 import type { LiveTraffic } from "@/lib/usage/live-traffic";
+import type { QuotaCounts } from "@/lib/usage/quota-counts";
 import { TrafficLog } from "@/lib/usage/traffic-log";
 import type { UsageClaims } from "@/lib/usage/usage-claims";
 import type { UsageFolds } from "@/lib/usage/usage-folds";
@@ -42,6 +43,11 @@ export interface Runtime extends DataPlaneRuntime {
   claims: UsageClaims | undefined;
   /** folds folds the rollups' minutes into hours and days and prunes them, once a minute. */
   folds: UsageFolds;
+  /**
+   * quotaCounts keep the limiter's quota counts in SQLite without Redis (saved after each flush
+   * and at close; undefined with Redis, which holds them).
+   */
+  quotaCounts: QuotaCounts | undefined;
   /** live is the dashboard's live traffic view: the fleet's through Redis, or this instance's. */
   live: LiveTraffic;
   /** serviceTokenUsage also writes the tokens' last uses to SQLite now and then. */
@@ -174,11 +180,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const traffic = new TrafficLog(300);
   const { settings, startTimers } = usageOptionsOf(options.usage);
   const parts = { clock, log, metrics, traffic, settings };
-  const { usage, livePush, claims, folds, live, usageTimers } = createFullUsage(
+  const { usage, livePush, claims, folds, live, quotaCounts, usageTimers } = createFullUsage(
     db,
     redis,
     parts,
     () => policy.snapshot.classes,
+    limiter,
   );
   if (startTimers) usageTimers.start();
 
@@ -199,6 +206,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     void backups?.stop();
     usageTimers.stop();
     usage.halt();
+    quotaCounts?.save();
     clearInterval(tokenUseTimer);
     serviceTokenUsage.flush(clock.now(), true);
     snapshotWriter?.close();
@@ -223,6 +231,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     livePush,
     claims,
     folds,
+    quotaCounts,
     live,
     metrics,
     auth,
