@@ -1,6 +1,6 @@
 import { type AnyLimit, type Quota, quota } from "@/lib/limiter";
 import type { RequestInput } from "@/lib/policy/policy-limiter";
-import type { CustomerPolicy } from "@/lib/policy/snapshot";
+import { BucketKeys, type CustomerPolicy } from "@/lib/policy/snapshot";
 
 /** MONTHLY is the quota the durability tests decide on: 5 tokens per UTC month. */
 export const MONTHLY: Quota = quota(5, "month");
@@ -18,4 +18,23 @@ export function withQuotas(customer: CustomerPolicy, limits: readonly AnyLimit[]
 /** quotaInput is a read by `customer` at `now`, limited by MONTHLY alone. */
 export function quotaInput(customer: CustomerPolicy, now: number): RequestInput {
   return { customer: withQuotas(customer, [MONTHLY]), operation: "read", now };
+}
+
+/** testCustomer is a customer policy with no limits of its own, for tests off the database. */
+export function testCustomer(id: number): CustomerPolicy {
+  return {
+    id,
+    name: `customer ${id}`,
+    status: "active",
+    planId: 1,
+    planSlug: "test",
+    planName: "Test",
+    bucketKeys: new BucketKeys(id),
+    planLimits: new Map(),
+    planDryRun: new Map(),
+    overrides: new Map(),
+    apiKeyHash: "",
+    billingAnchorDay: 1,
+    grants: new Map(),
+  };
 }
