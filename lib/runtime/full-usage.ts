@@ -2,6 +2,7 @@ import type { Db } from "@/db/client";
 import { type LiveTraffic, LocalLiveTraffic } from "@/lib/usage/live-traffic";
 import type { LiveTrafficPusher } from "@/lib/usage/live-traffic-pusher";
 import { QuotaCounts, type QuotaHolder } from "@/lib/usage/quota-counts";
+import { type QuotaInForce, QuotaRestorer } from "@/lib/usage/quota-restorer";
 import { RedisUsageClaimer } from "@/lib/usage/redis-claimer";
 import { RedisLiveTraffic } from "@/lib/usage/redis-live-traffic";
 import { SqliteUsageSink } from "@/lib/usage/sqlite-sink";
@@ -31,8 +32,23 @@ export interface FullUsage {
    * each flush and at a graceful close.
    */
   quotaCounts: QuotaCounts | undefined;
+  /**
+   * quotaRestorer raises Redis's quota counts to what the rollups say was taken this period
+   * (with Redis; undefined without): once a minute, and when Redis lost its data.
+   */
+  quotaRestorer: QuotaRestorer | undefined;
   /** usageTimers run the flush (then the claim), the fold and the live push, once started. */
   usageTimers: UsageTimers;
+}
+
+/** FullUsageQuotas is what the usage side keeps quota counts durable with. */
+export interface FullUsageQuotas {
+  /** limiter is the policy limiter (without Redis, the one that decides). */
+  limiter: QuotaHolder;
+  /** inForce lists the enforced quotas of every customer at `now` (ms), from the policy. */
+  inForce: (now: number) => Iterable<QuotaInForce>;
+  /** expire: Redis keys written anew expire (false when decisions run on an injected clock). */
+  expire: boolean;
 }
 
 /**
@@ -42,15 +58,18 @@ export interface FullUsage {
  * the live seconds. The control plane's side: with Redis, UsageClaims writes the fleet's closed
  * minutes into SQLite after each flush; UsageFolds folds and prunes once a minute, either way.
  * The read side: the dashboard's live view, RedisLiveTraffic (the fleet's, of the `classes` the
- * policy has at each read) or LocalLiveTraffic. Without Redis, the quota counts of `limiter` (the
- * policy limiter) are restored from SQLite at once and saved after each flush (QuotaCounts).
+ * policy has at each read) or LocalLiveTraffic.
+ *
+ * Quotas: without Redis, the counts of `quotas.limiter` (the policy limiter) are restored from
+ * SQLite at once and saved after each flush (QuotaCounts); with Redis, once a minute the counts
+ * of `quotas.inForce` in Redis are raised to the rollups' (QuotaRestorer).
  */
 export function createFullUsage(
   db: Db,
   redis: RedisLink | undefined,
   parts: UsageParts,
   classes: () => Iterable<Operation>,
-  limiter: QuotaHolder,
+  quotas: FullUsageQuotas,
 ): FullUsage {
   const { clock, log, metrics, traffic, settings } = parts;
   const sqlite = new SqliteUsageSink({ db, metrics, log });
@@ -73,7 +92,21 @@ export function createFullUsage(
       })
     : undefined;
   const folds = new UsageFolds({ db, clock, settings });
-  const quotaCounts = redis ? undefined : new QuotaCounts({ db, limiter, clock, log });
+  const quotaCounts = redis
+    ? undefined
+    : new QuotaCounts({ db, limiter: quotas.limiter, clock, log });
+  const quotaRestorer = redis
+    ? new QuotaRestorer({
+        db,
+        redis: redis.client,
+        prefix: redis.prefix,
+        clock,
+        log,
+        settings,
+        quotas: quotas.inForce,
+        expire: quotas.expire,
+      })
+    : undefined;
   // Before the first decision: the runtime that decides is not built yet.
   quotaCounts?.restore();
   const flush: UsageStep = { what: "flush", run: () => usage.flush() };
@@ -84,11 +117,16 @@ export function createFullUsage(
     log,
     flushIntervalMs: settings.flushIntervalMs,
     everyFlush,
-    everyMinute: [{ what: "fold", run: async () => folds.fold() }],
+    everyMinute: quotaRestorer
+      ? [
+          { what: "fold", run: async () => folds.fold() },
+          { what: "quota restore", run: () => quotaRestorer.restore() },
+        ]
+      : [{ what: "fold", run: async () => folds.fold() }],
     everySecond: livePush ? [{ what: "live push", run: () => livePush.push() }] : [],
   });
   const live = redis
     ? new RedisLiveTraffic(redis.client, redis.prefix, traffic, redis.timeoutMs, log, classes)
     : new LocalLiveTraffic(traffic);
-  return { usage, livePush, claims, folds, live, quotaCounts, usageTimers };
+  return { usage, livePush, claims, folds, live, quotaCounts, quotaRestorer, usageTimers };
 }
