@@ -63,6 +63,19 @@ describe("a quota key Redis lost", () => {
     expect(await one.allow("a")).toBe(false);
   });
 
+  it("a key written again lower in the same period (a lagging restore) counts the remembered count", async () => {
+    const clock = new FakeClock(MAY_10);
+    const q = quota(10, "month");
+    const one = new RedisLimiter(redis, byInput, q, { clock });
+    expect(await one.allowN("a", 6)).toBe(true);
+    await redis.flushall();
+    const start = String(Date.parse("2026-05-01T00:00:00Z"));
+    await redis.hset(quotaKey("rk", "a", q), "start", start, "used", "2");
+    expect(await one.allowN("a", 5)).toBe(false);
+    expect(await one.allowN("a", 4)).toBe(true);
+    expect(await redis.hget(quotaKey("rk", "a", q), "used")).toBe("10");
+  });
+
   it("a count remembered for a past period seeds nothing", async () => {
     const clock = new FakeClock(MAY_10);
     const one = new RedisLimiter(redis, byInput, quota(5, "month"), { clock });
