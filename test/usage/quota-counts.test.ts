@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { quotaCounts } from "@/db/schema";
 import { createRuntime, type Runtime } from "@/lib/runtime";
 import { FakeClock } from "../support/fake-clock";
@@ -15,12 +15,13 @@ describe("quota counts in memory mode survive a restart (quota_counts)", () => {
   const opened: Runtime[] = [];
   let dir: string | undefined;
   afterEach(() => {
+    vi.useRealTimers();
     for (const runtime of opened.splice(0)) runtime.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
     dir = undefined;
   });
 
-  function start(clock: FakeClock): Runtime {
+  function start(clock: FakeClock, timers = false): Runtime {
     dir ??= mkdtempSync(path.join(os.tmpdir(), "ratekeeper-quota-"));
     const runtime = createRuntime({
       databasePath: path.join(dir, "q.db"),
@@ -28,7 +29,7 @@ describe("quota counts in memory mode survive a restart (quota_counts)", () => {
       adminPassword: "test-password",
       log: { info() {}, warn() {}, error() {} },
       tokenUseFlushIntervalMs: 0,
-      usage: { timers: false },
+      usage: timers ? { flushIntervalMs: 2_000 } : { timers: false },
     });
     opened.push(runtime);
     return runtime;
@@ -104,5 +105,16 @@ describe("quota counts in memory mode survive a restart (quota_counts)", () => {
     runtime.limiter.forget(`${demoOf(runtime).id}:read`);
     expect(saver.save()).toBe(1);
     expect(runtime.db.select().from(quotaCounts).all()).toEqual([]);
+  });
+
+  it("the flush timer saves the counts after each flush", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "setTimeout", "clearTimeout"] });
+    const clock = new FakeClock(MID_JANUARY);
+    const runtime = start(clock, true);
+    expect(take(runtime, clock.now(), 4)).toBe(true);
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(runtime.db.select().from(quotaCounts).all()).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runtime.db.select().from(quotaCounts).all()).toMatchObject([{ used: 4 }]);
   });
 });
