@@ -1,12 +1,14 @@
-import type { Limit } from "@/lib/limiter";
+import type { Limit, QuotaDetails } from "@/lib/limiter";
 import { statusOf, type Verdict } from "@/lib/policy/decide";
-import { bindingBucket, policyName, refillMs } from "@/lib/policy/headers";
+import { bindingBucket, policyName, quotaPolicyName, refillMs } from "@/lib/policy/headers";
 import { identityRefusal, refusalOf } from "@/lib/policy/refusal";
 import type { CustomerPolicy } from "@/lib/policy/snapshot";
+import { quotaZone } from "@/lib/policy/snapshot-limits";
 import type {
   CustomerSummary,
   DecisionAnswer,
   DecisionLimit,
+  DecisionQuota,
 } from "@/lib/schemas/decision-answer.schema";
 import type { Operation } from "@/lib/vocabulary";
 
@@ -63,7 +65,23 @@ export function resultOfVerdict(verdict: Verdict): DecisionAnswer {
     retryAfterMs: verdict.allowed ? 0 : wholeMs(details.retryAfterMs),
     headers: refusal ? refusal.headers : verdict.headers,
     problem: refusal ? refusal.body : null,
+    ...(details.quotas ? { quotas: quotasOf(verdict.operation, details.quotas) } : {}),
   };
+}
+
+/** quotasOf reports a decision's quotas as the decision API answers them. */
+function quotasOf(operation: Operation, quotas: readonly QuotaDetails[]): DecisionQuota[] {
+  return quotas.map((q) => ({
+    policy: quotaPolicyName(operation, q),
+    count: q.quota.count,
+    period: q.quota.period,
+    timeZone: quotaZone(q.quota),
+    used: q.used,
+    remaining: q.remaining,
+    periodStartMs: q.periodStartMs,
+    periodEndMs: q.periodEndMs,
+    resetAfterMs: Math.ceil(q.resetInMs),
+  }));
 }
 
 /**
@@ -144,6 +162,7 @@ export function decisionResultJson(r: DecisionAnswer): string {
     `{"allowed":${r.allowed},"reason":"${r.reason}","status":${r.status},` +
     `"customer":${r.customer === null ? "null" : jsonOnce(customerJson, r.customer)},"operation":"${r.operation}","cost":${r.cost},` +
     `"remaining":${r.remaining},"limit":${limit},"resetAfterMs":${r.resetAfterMs},` +
-    `"retryAfterMs":${r.retryAfterMs},"headers":${jsonOfHeaders(r.headers)},"problem":${problem}}`
+    `"retryAfterMs":${r.retryAfterMs},"headers":${jsonOfHeaders(r.headers)},"problem":${problem}` +
+    `${r.quotas === undefined ? "" : `,"quotas":${JSON.stringify(r.quotas)}`}}`
   );
 }

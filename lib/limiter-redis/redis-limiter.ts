@@ -181,6 +181,18 @@ export class RedisLimiter<I> extends RedisDecider<I> {
     );
   }
 
+  /**
+   * forgetBuckets deletes every bucket of `key`, under every limit, keeping its quota states
+   * (`…:q:<calendarId>`), and returns how many it deleted.
+   */
+  forgetBuckets(key: RedisKey): Promise<number> {
+    const head = `${this.prefix}:{${key}}:`;
+    return deleteMatching(this.redis, bucketPattern(this.prefix, key), (redisKey) => {
+      const rest = redisKey.slice(head.length);
+      return !rest.includes("}") && !rest.startsWith("q:");
+    });
+  }
+
   /** clear deletes every bucket and quota state under this limiter's prefix. */
   async clear(): Promise<void> {
     await deleteMatching(this.redis, bucketPattern(this.prefix));

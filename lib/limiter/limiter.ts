@@ -170,6 +170,17 @@ export class Limiter<I, K = unknown> extends Decider<I> {
     return deleted;
   }
 
+  /**
+   * forgetBuckets deletes every bucket of `key`, under every limit, and keeps its quota states
+   * (billing state: an operator's reset of a customer's buckets leaves them), and returns how
+   * many it deleted.
+   */
+  forgetBuckets(key: K): number {
+    let deleted = 0;
+    for (const store of this.stores.values()) if (store.delete(key)) deleted++;
+    return deleted;
+  }
+
   /** clear forgets every bucket and every quota state. */
   clear(): void {
     for (const store of this.stores.values()) store.clear();

@@ -37,8 +37,8 @@ export interface DecisionStore {
   /** peek reports whether `n` tokens (1 by default) could be taken, consuming and creating nothing. */
   peek(input: RequestInput, n?: number): Decision | Promise<Decision>;
   /**
-   * forget deletes a customer's buckets of each of `classes` (the policy's) and returns how many
-   * it deleted.
+   * forget deletes a customer's buckets of each of `classes` (the policy's), keeping its quotas,
+   * and returns how many it deleted.
    */
   forget(customerId: number, classes: Iterable<Operation>): Promise<number>;
   /**
@@ -120,14 +120,19 @@ export function evaluateDryRun(
   return { allowed: false, refusedBy: refusedBy.length > 0 ? refusedBy : limits, source };
 }
 
-/** forgetCustomer deletes a customer's buckets of each of `classes` from an in-memory limiter. */
+/**
+ * forgetCustomer deletes a customer's buckets of each of `classes` from an in-memory limiter,
+ * keeping its quotas: a quota's use is billing state (a grant is how an operator gives more).
+ */
 export function forgetCustomer(
   limiter: Limiter<RequestInput, string>,
   customerId: number,
   classes: Iterable<Operation>,
 ): number {
   let deleted = 0;
-  for (const operation of classes) deleted += limiter.forget(bucketKey(customerId, operation));
+  for (const operation of classes) {
+    deleted += limiter.forgetBuckets(bucketKey(customerId, operation));
+  }
   return deleted;
 }
 

@@ -1,4 +1,4 @@
-import type { BucketDetails, DebugDetails, Limit } from "@/lib/limiter";
+import type { BucketDetails, DebugDetails, Limit, Quota, QuotaDetails } from "@/lib/limiter";
 import { formatPeriod } from "@/lib/limiter";
 import type { Operation } from "@/lib/vocabulary";
 
@@ -28,9 +28,47 @@ function wordsOf(operation: Operation, limit: Limit): Words {
   return words;
 }
 
+// A quota's words name its count (grants included) and its period, and give its window as the
+// current period's length: kept per class and quota (immutable, shared by a snapshot), their
+// window per period start (a month's length changes with the month, a day's with DST).
+interface QuotaWords {
+  name: string;
+  periodStartMs: number;
+  item: string;
+}
+const quotaWritten = new Map<Operation, WeakMap<Quota, QuotaWords>>();
+
+function quotaWordsOf(operation: Operation, q: QuotaDetails): QuotaWords {
+  let byQuota = quotaWritten.get(operation);
+  if (!byQuota) {
+    byQuota = new WeakMap();
+    quotaWritten.set(operation, byQuota);
+  }
+  let words = byQuota.get(q.quota);
+  if (!words || words.periodStartMs !== q.periodStartMs) {
+    const name = words?.name ?? `${operation}-${q.quota.count}-per-${q.quota.period}`;
+    const window = Math.max(1, seconds(q.periodEndMs - q.periodStartMs));
+    words = {
+      name,
+      periodStartMs: q.periodStartMs,
+      item: `"${name}";q=${q.quota.count};w=${window}`,
+    };
+    byQuota.set(q.quota, words);
+  }
+  return words;
+}
+
 /** policyName names a limit in the RateLimit fields, e.g. "read-10-per-1s". */
 export function policyName(operation: Operation, limit: Limit): string {
   return wordsOf(operation, limit).name;
+}
+
+/**
+ * quotaPolicyName names a quota in the RateLimit fields: "<class>-<count>-per-<period>", e.g.
+ * "read-100000-per-month" (the count as decided: grants included).
+ */
+export function quotaPolicyName(operation: Operation, q: QuotaDetails): string {
+  return quotaWordsOf(operation, q).name;
 }
 
 function seconds(ms: number): number {
@@ -41,6 +79,29 @@ function seconds(ms: number): number {
 export function refillMs(bucket: BucketDetails): number {
   const { count, periodMs } = bucket.limit;
   return ((count - bucket.tokensRemaining) * periodMs) / count;
+}
+
+/**
+ * bindingQuota is the quota that decides over the buckets, if any: when denied, the refusing
+ * quota with the longest retry-after, if it waits longer than every bucket; when allowed, the
+ * quota with the fewest tokens left, if fewer than every bucket's.
+ */
+export function bindingQuota(details: DebugDetails): QuotaDetails | undefined {
+  const quotas = details.quotas;
+  if (!quotas || quotas.length === 0) return undefined;
+  let binding: QuotaDetails | undefined;
+  for (const q of quotas) {
+    if (!details.allowed && q.allowed) continue;
+    if (!binding) binding = q;
+    else if (!details.allowed && q.retryAfterMs > binding.retryAfterMs) binding = q;
+    else if (details.allowed && q.remaining < binding.remaining) binding = q;
+  }
+  if (!binding) return undefined;
+  const bucket = bindingBucket(details);
+  if (!bucket) return binding;
+  if (!details.allowed)
+    return bucket.allowed || binding.retryAfterMs > bucket.retryAfterMs ? binding : undefined;
+  return binding.remaining < bucket.tokensRemaining ? binding : undefined;
 }
 
 /** bindingBucket is the bucket that decided: most retry-after when denied, fewest tokens left when allowed. */
@@ -65,21 +126,32 @@ export function rateLimitHeaders(
   details: DebugDetails,
 ): Record<string, string> {
   const headers: Record<string, string> = {};
-  if (details.buckets.length === 0) return headers;
+  const quotas = details.quotas;
+  if (details.buckets.length === 0 && !quotas?.length) return headers;
   let policy = "";
   for (const bucket of details.buckets) {
     policy += `${policy ? ", " : ""}${wordsOf(operation, bucket.limit).item}`;
   }
+  if (quotas) {
+    for (const q of quotas) policy += `${policy ? ", " : ""}${quotaWordsOf(operation, q).item}`;
+  }
   headers["RateLimit-Policy"] = policy;
-  const binding = bindingBucket(details) as BucketDetails;
-  const remaining = Math.max(0, binding.tokensRemaining);
-  const untilMs =
-    !details.allowed && Number.isFinite(binding.retryAfterMs)
-      ? binding.retryAfterMs
-      : remaining > 0
-        ? refillMs(binding)
-        : binding.limit.periodMs / binding.limit.count;
-  headers.RateLimit = `"${policyName(operation, binding.limit)}";r=${remaining};t=${seconds(untilMs)}`;
+  const quota = bindingQuota(details);
+  if (quota) {
+    // A quota resets at its period's end, whatever is left.
+    const remaining = quota.remaining;
+    headers.RateLimit = `"${quotaWordsOf(operation, quota).name}";r=${remaining};t=${seconds(quota.resetInMs)}`;
+  } else {
+    const binding = bindingBucket(details) as BucketDetails;
+    const remaining = Math.max(0, binding.tokensRemaining);
+    const untilMs =
+      !details.allowed && Number.isFinite(binding.retryAfterMs)
+        ? binding.retryAfterMs
+        : remaining > 0
+          ? refillMs(binding)
+          : binding.limit.periodMs / binding.limit.count;
+    headers.RateLimit = `"${policyName(operation, binding.limit)}";r=${remaining};t=${seconds(untilMs)}`;
+  }
   if (!details.allowed && Number.isFinite(details.retryAfterMs)) {
     // Whole seconds, rounded up: a client that waits this long is never early.
     headers["Retry-After"] = String(Math.max(1, seconds(details.retryAfterMs)));

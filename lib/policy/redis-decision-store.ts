@@ -212,7 +212,7 @@ export class RedisDecisionStore implements DecisionStore {
     let remote = 0;
     try {
       for (const operation of names) {
-        remote += await this.remote.forget(bucketKey(customerId, operation));
+        remote += await this.remote.forgetBuckets(bucketKey(customerId, operation));
       }
     } catch (error) {
       this.failed(error, this.appClock.now(), "other");

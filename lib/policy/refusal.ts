@@ -3,7 +3,7 @@ import { type ProblemMembers, problemDocument, type Refusal } from "@/lib/schema
 import type { DecisionReason } from "@/lib/vocabulary";
 import type { AuthorizationProblem } from "./api-key";
 import type { Verdict } from "./decide";
-import { policyName } from "./headers";
+import { policyName, quotaPolicyName } from "./headers";
 
 /**
  * QUOTA_EXCEEDED is the problem type of a 429 in the RateLimit fields draft
@@ -133,6 +133,9 @@ export function refusalOf(verdict: Verdict): Refusal | null {
     const violated = decision.details.buckets
       .filter((bucket) => bucket.limit.count < cost)
       .map((bucket) => policyName(operation, bucket.limit));
+    for (const q of decision.details.quotas ?? []) {
+      if (q.quota.count < cost) violated.push(quotaPolicyName(operation, q));
+    }
     return refusal(
       413,
       "Request exceeds the plan's limit",
@@ -146,12 +149,20 @@ export function refusalOf(verdict: Verdict): Refusal | null {
   const violated = decision.details.buckets
     .filter((bucket) => !bucket.allowed)
     .map((bucket) => policyName(operation, bucket.limit));
+  const quotas = (decision.details.quotas ?? []).filter((q) => !q.allowed);
+  for (const q of quotas) violated.push(quotaPolicyName(operation, q));
+  const reached =
+    quotas.length > 0 && violated.length === quotas.length
+      ? `Quota of the ${customer.planSlug} plan used up for ${operation}s until ${new Date(
+          Math.max(...quotas.map((q) => q.periodEndMs)),
+        ).toISOString()}.`
+      : `Rate limit of the ${customer.planSlug} plan reached for ${operation}s.`;
   return refusal(
     429,
     "Too many requests",
     {
       type: QUOTA_EXCEEDED,
-      detail: `Rate limit of the ${customer.planSlug} plan reached for ${operation}s.`,
+      detail: reached,
       "violated-policies": violated,
       retryAfterSeconds: Number(headers["Retry-After"]),
     },
