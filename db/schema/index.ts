@@ -6,6 +6,7 @@ export * from "./operation-classes";
 export * from "./operator";
 export * from "./plan-limits";
 export * from "./plans";
+export * from "./quota-counts";
 export * from "./quota-grants";
 export * from "./route-rules";
 export * from "./service-tokens";

@@ -1,5 +1,6 @@
 import type { Cluster, Redis } from "ioredis";
 import type { Limit, Quota } from "@/lib/limiter";
+import type { QuotaMemory } from "./quota-memory";
 
 /**
  * RedisClient is the connection the limiter runs its script on: one Redis server (or a primary
@@ -13,8 +14,10 @@ export type RedisKey = string | number;
 /**
  * Buckets is a decision's working set: each bucket's limit, key and Redis key, and each quota's
  * with the period it counts in (`[quotaStarts, quotaEnds)`, ms since the epoch, filled in when
- * the decision's time is known). Equal limits of the same limiter for the same key appear once;
- * quotas of one calendar for one key (one state) once, at the smaller count.
+ * the decision's time is known), the memory of the limiter it came from and the count that
+ * memory seeds a lost key with (`quotaSeeds`, filled in with the period). Equal limits of the
+ * same limiter for the same key appear once; quotas of one calendar for one key (one state)
+ * once, at the smaller count.
  */
 export class Buckets {
   readonly limits: Limit[] = [];
@@ -25,6 +28,8 @@ export class Buckets {
   readonly quotaRedisKeys: string[] = [];
   readonly quotaStarts: number[] = [];
   readonly quotaEnds: number[] = [];
+  readonly quotaMemories: QuotaMemory[] = [];
+  readonly quotaSeeds: number[] = [];
 
   get length(): number {
     return this.limits.length;
@@ -38,8 +43,11 @@ export class Buckets {
     this.redisKeys.push(redisKey);
   }
 
-  /** addQuota adds a quota of `key`; one of a calendar already there keeps the smaller count. */
-  addQuota(prefix: string, quota: Quota, key: RedisKey): void {
+  /**
+   * addQuota adds a quota of `key`, remembered in `memory` (its limiter's); one of a calendar
+   * already there keeps the smaller count.
+   */
+  addQuota(prefix: string, quota: Quota, key: RedisKey, memory: QuotaMemory): void {
     const redisKey = quotaKey(prefix, key, quota);
     const at = this.quotaRedisKeys.indexOf(redisKey);
     if (at >= 0) {
@@ -49,6 +57,7 @@ export class Buckets {
     this.quotas.push(quota);
     this.quotaKeys.push(key);
     this.quotaRedisKeys.push(redisKey);
+    this.quotaMemories.push(memory);
   }
 
   /** copy appends the `i`-th bucket of `other` as it is. */
@@ -63,6 +72,7 @@ export class Buckets {
     this.quotas.push(other.quotas[i] as Quota);
     this.quotaKeys.push(other.quotaKeys[i] as RedisKey);
     this.quotaRedisKeys.push(other.quotaRedisKeys[i] as string);
+    this.quotaMemories.push(other.quotaMemories[i] as QuotaMemory);
   }
 
   /** replyDoubles is how many doubles the decision's part of the script's reply holds. */

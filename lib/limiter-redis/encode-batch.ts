@@ -1,6 +1,6 @@
 import type { Limit, Quota } from "@/lib/limiter";
 import type { Buckets } from "./buckets";
-import { QUOTA_SHIFT } from "./quota-script";
+import { QUOTA_DOUBLES, QUOTA_SHIFT } from "./quota-script";
 import { SHADOW } from "./script";
 
 /**
@@ -20,7 +20,8 @@ export interface BatchedDecision {
  * default: none; the ScriptRunner writes the real one), then per decision its signed count
  * (buckets plus QUOTA_SHIFT per quota), per bucket the key's index, the limit's scale and
  * period, and the units wanted, and per quota the key's index, the count, the period's start
- * and end (ms) and the tokens wanted. A decision holds fewer than QUOTA_SHIFT of each.
+ * and end (ms), the tokens wanted and the seed (the tokens used this instance remembers for the
+ * period: used only when Redis holds no state). A decision holds fewer than QUOTA_SHIFT of each.
  */
 export function encodeBatch(
   batch: readonly BatchedDecision[],
@@ -45,7 +46,7 @@ export function encodeBatch(
         `a decision spans at most ${QUOTA_SHIFT - 1} buckets and as many quotas, got ${length} and ${quotas.length}`,
       );
     }
-    doubles += 1 + 4 * length + 5 * quotas.length;
+    doubles += 1 + 4 * length + QUOTA_DOUBLES * quotas.length;
   }
   const args = Buffer.allocUnsafe(8 * doubles);
   let offset = args.writeDoubleBE(at, 0);
@@ -89,6 +90,7 @@ export function encodeBatch(
       offset = args.writeDoubleBE(buckets.quotaStarts[i] as number, offset);
       offset = args.writeDoubleBE(buckets.quotaEnds[i] as number, offset);
       offset = args.writeDoubleBE(n, offset);
+      offset = args.writeDoubleBE(buckets.quotaSeeds[i] ?? 0, offset);
     }
   }
   return { keys, args };

@@ -9,6 +9,8 @@ export {
   type OffsetEstimate,
 } from "./clock-offset";
 export { type BatchedDecision, encodeBatch } from "./encode-batch";
+export { type QuotaFloor, raiseQuotas } from "./quota-floors";
+export { QuotaMemory } from "./quota-memory";
 export { QUOTA_SHIFT, RESTORE_QUOTA } from "./quota-script";
 export { RedisDecider } from "./redis-decider";
 export {

@@ -7,6 +7,12 @@
  */
 export const QUOTA_SHIFT = 256;
 
+/**
+ * QUOTA_DOUBLES is how many doubles DECIDE's argument holds per quota: the key's index, the
+ * count, the period's start and end, the tokens wanted and the seed.
+ */
+export const QUOTA_DOUBLES = 6;
+
 /** QUOTA_GRACE_MS is how long past its period's end a quota's key is kept: one day. */
 export const QUOTA_GRACE_MS = 86_400_000;
 
@@ -14,15 +20,22 @@ export const QUOTA_GRACE_MS = 86_400_000;
  * QUOTA_READ reads the quota at `key` for the period `[start, stop)` the instance computed:
  * `st` the period it counts in and `used` the tokens used then. A stored start older than
  * `start` is a past period (0 used); a newer one is a period the instance has not reached yet
- * (its clock lags at a boundary): the stored period is used. A key that is not a quota (another
- * type, or unreadable fields) makes the decision fail (`ok` = -1).
+ * (its clock lags at a boundary): the stored period is used. `seed` is what the instance last
+ * saw of the key this period (0 if nothing): an absent key is `seed` used, and a key of the
+ * period at fewer counts the seed (a count only grows within a period, so that is a key Redis
+ * lost and someone wrote again lower: a restore from the rollups, which lag): a key Redis lost
+ * (FLUSHALL, an eviction, a restart without persistence) does not start again from 0 or from a
+ * lagging count. A key that is not a quota (another type, or unreadable fields) makes the
+ * decision fail (`ok` = -1).
  */
 export const QUOTA_READ = `
     local got = redis.pcall('HMGET', key, 'start', 'used')
     local st, used, ss = start, 0, nil
     if got.err then
       ok = -1
-    elseif got[1] then
+    elseif not got[1] then
+      used = seed
+    else
       ss = tonumber(got[1])
       local su = tonumber(got[2])
       if not (ss and su) then
@@ -31,6 +44,7 @@ export const QUOTA_READ = `
         st, used = ss, su
       elseif ss == start then
         used = su
+        if seed > used then used = seed end
       end
     end`;
 

@@ -6,6 +6,7 @@ import type { DebugDetails, Details } from "@/lib/limiter/types";
 import type { DecisionBatcher } from "./batch";
 import type { ReadReply } from "./batch-flight";
 import { Buckets, type RedisClient, type RedisKey } from "./buckets";
+import { noteQuotas, type QuotaMemory } from "./quota-memory";
 
 /**
  * RedisDecider implements the Limiter method set (MethodSet), asynchronously, over buckets kept
@@ -88,7 +89,9 @@ export abstract class RedisDecider<I> extends MethodSet<I, AsyncResults<RedisKey
       this.timeoutMs,
     );
     const details = debugIn(buckets, first.reply, first.offset, n, true);
+    if (buckets.quotas.length > 0) noteQuotas(buckets, first.reply, first.offset, n, true);
     if (second.reply.readDoubleBE(second.offset) < 0) return { details, shadow: null };
+    if (shadow.quotas.length > 0) noteQuotas(shadow, second.reply, second.offset, n, true);
     return { details, shadow: debugIn(shadow, second.reply, second.offset, n, true) };
   }
 
@@ -122,14 +125,20 @@ export abstract class RedisDecider<I> extends MethodSet<I, AsyncResults<RedisKey
       this.gatherInto(input, buckets);
       at = this.at();
       if (buckets.quotas.length > 0) {
+        // What Redis answers of the quotas is remembered, to seed a key Redis loses.
+        const noted: ReadReply<T> = (b, reply, offset, tokens, taking) => {
+          noteQuotas(b, reply, offset, tokens, taking);
+          return read(b, reply, offset, tokens, taking);
+        };
         const time = this.quotaTime(buckets, at);
         if (typeof time !== "number") {
           return time.then((t) => {
             placeQuotas(buckets, t);
-            return this.batcher.run(buckets, n, take, at, this.timeoutMs, read);
+            return this.batcher.run(buckets, n, take, at, this.timeoutMs, noted);
           });
         }
         placeQuotas(buckets, time);
+        return this.batcher.run(buckets, n, take, at, this.timeoutMs, noted);
       }
     } catch (error) {
       return Promise.reject(error);
@@ -140,7 +149,8 @@ export abstract class RedisDecider<I> extends MethodSet<I, AsyncResults<RedisKey
 
 /**
  * placeQuotas computes each quota's period at `time` (ms since the epoch; a RangeError for a
- * clock that does not count from the epoch) into the decision's working set.
+ * clock that does not count from the epoch) into the decision's working set, with the count its
+ * limiter's memory holds for that period (the seed of a key Redis lost).
  */
 function placeQuotas(buckets: Buckets, time: number): void {
   for (let i = 0; i < buckets.quotas.length; i++) {
@@ -148,6 +158,8 @@ function placeQuotas(buckets: Buckets, time: number): void {
     calendar.refresh(time);
     buckets.quotaStarts[i] = calendar.startMs;
     buckets.quotaEnds[i] = calendar.endMs;
+    const memory = buckets.quotaMemories[i] as QuotaMemory;
+    buckets.quotaSeeds[i] = memory.seed(buckets.quotaRedisKeys[i] as string, calendar.startMs);
   }
 }
 

@@ -4,6 +4,7 @@ import type { AnyLimit, KeyFunc, LimitFunc } from "@/lib/limiter/types";
 import { batcherOf, type DecisionBatcher } from "./batch";
 import { Buckets, quotaKey, type RedisClient, type RedisKey } from "./buckets";
 import { bucketPattern, deleteMatching } from "./keys";
+import { QuotaMemory } from "./quota-memory";
 import { mergeQuotaState, readQuotaState } from "./quota-state";
 import { RedisDecider } from "./redis-decider";
 
@@ -69,6 +70,11 @@ export class RedisLimiter<I> extends RedisDecider<I> {
   readonly batcher: DecisionBatcher;
   readonly timeoutMs: number;
   readonly prefix: string;
+  /**
+   * quotaMemory is the last count this limiter saw of each quota key (bounded): a decision seeds
+   * a key Redis lost with it, and a stand-in can start from it during an outage.
+   */
+  readonly quotaMemory = new QuotaMemory();
   private readonly keyFunc: KeyFunc<I, RedisKey>;
   private readonly staticLimits: Limit[];
   private readonly staticQuotas: Quota[];
@@ -121,13 +127,13 @@ export class RedisLimiter<I> extends RedisDecider<I> {
       throw new TypeError(`a Redis limiter's key func must return a string or a number`);
     }
     for (const limit of this.staticLimits) into.add(this.prefix, limit, key);
-    for (const quota of this.staticQuotas) into.addQuota(this.prefix, quota, key);
+    for (const quota of this.staticQuotas) into.addQuota(this.prefix, quota, key, this.quotaMemory);
     for (const limitFunc of this.limitFuncs) {
       const result = limitFunc(input);
       if (result == null) continue;
       for (const item of Array.isArray(result) ? (result as readonly unknown[]) : [result]) {
         if (item instanceof Limit) into.add(this.prefix, item, key);
-        else if (item instanceof Quota) into.addQuota(this.prefix, item, key);
+        else if (item instanceof Quota) into.addQuota(this.prefix, item, key, this.quotaMemory);
         else {
           throw new TypeError(
             "a limit func must return a Limit, a Quota, an array of them, or nothing",
@@ -150,28 +156,34 @@ export class RedisLimiter<I> extends RedisDecider<I> {
    * calendar (else a RangeError): ignored when of a period before the current one (by this
    * limiter's time: its clock, or Redis's as estimated); for the period Redis holds, the larger
    * used count wins; written when Redis holds none, or an older period's (expiring a day after
-   * its period, on Redis's clock only). It reports whether it changed anything.
+   * its period, on Redis's clock only; remembered as the key's count, to seed it should Redis
+   * lose it). It reports whether it changed anything.
    */
   async restoreQuota(quota: Quota, state: QuotaState<RedisKey>): Promise<boolean> {
     checkQuotaState(quota, state);
     const buckets = new Buckets();
-    buckets.addQuota(this.prefix, quota, state.key);
+    buckets.addQuota(this.prefix, quota, state.key, this.quotaMemory);
     const now = this.clock ? Math.floor(this.clock.now()) : await this.batcher.redisTime(buckets);
-    return mergeQuotaState(
+    const redisKey = buckets.quotaRedisKeys[0] as string;
+    const changed = await mergeQuotaState(
       this.redis,
-      buckets.quotaRedisKeys[0] as string,
+      redisKey,
       quota,
       state,
       now,
       this.clock === undefined,
     );
+    if (changed) this.quotaMemory.raise(redisKey, quota, state.key, state.startMs, state.used);
+    return changed;
   }
 
   /**
-   * forget deletes every bucket of `key`, under every limit, and its quota states, and returns
-   * how many it deleted: the key starts again from full buckets and unused quotas.
+   * forget deletes every bucket of `key`, under every limit, and its quota states (in Redis and
+   * in this limiter's memory), and returns how many it deleted: the key starts again from full
+   * buckets and unused quotas.
    */
   forget(key: RedisKey): Promise<number> {
+    this.quotaMemory.forget(key);
     // A bucket of this key has only a limit id after the head: no "}" (that of a longer key).
     const head = `${this.prefix}:{${key}}:`;
     return deleteMatching(
@@ -193,8 +205,9 @@ export class RedisLimiter<I> extends RedisDecider<I> {
     });
   }
 
-  /** clear deletes every bucket and quota state under this limiter's prefix. */
+  /** clear deletes every bucket and quota state under this limiter's prefix (and its memory). */
   async clear(): Promise<void> {
+    this.quotaMemory.clear();
     await deleteMatching(this.redis, bucketPattern(this.prefix));
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { QUOTA_READ, QUOTA_SHIFT, QUOTA_TAKE } from "./quota-script";
+import { QUOTA_DOUBLES, QUOTA_READ, QUOTA_SHIFT, QUOTA_TAKE } from "./quota-script";
 
 /*
  * The decision script, assembled from the fragments below so that each rule is written once:
@@ -143,7 +143,8 @@ export const SHADOW = 65_536;
  * negative: peek, consume nothing; plus SHADOW: a shadow decision, see below), per bucket the
  * key's index in KEYS, the limit's scale (units per ms), period in ms, and the units wanted
  * (n tokens' worth; 0 takes nothing), and per quota the key's index, its count, the start and
- * end of the period the instance computed (ms since the epoch) and the tokens wanted. A quota
+ * end of the period the instance computed (ms since the epoch), the tokens wanted and the seed
+ * (the tokens used the instance remembers for that period, for a key Redis lost). A quota
  * admits when its used tokens plus those wanted are at most its count (see QUOTA_READ).
  *
  * The deadline is read on the server's own clock, whatever clock decides: the one it reads for
@@ -213,7 +214,7 @@ while pos <= len do
   m = m - q * ${QUOTA_SHIFT}
   local ok, head = 1, n + 1
   if shadow and last ~= 1 then
-    ok, pos = -2, pos + 32 * m + 40 * q
+    ok, pos = -2, pos + 32 * m + ${8 * QUOTA_DOUBLES} * q
     for j = 1, m + 2 * q do reply[head + j] = 0 end
   end
   for j = 1, ok == -2 and 0 or m do
@@ -233,8 +234,8 @@ ${AVAILABLE}
     held[o - 3], held[o - 2], held[o - 1], held[o] = s, b, u, e
   end
   for j = 1, ok == -2 and 0 or q do
-    local i, count, start, stop, need
-    i, count, start, stop, need, pos = unpackd('>ddddd', blob, pos)
+    local i, count, start, stop, need, seed
+    i, count, start, stop, need, seed, pos = unpackd('>dddddd', blob, pos)
     local key = KEYS[i]
     if now ~= now then
 ${timeInto("now")}

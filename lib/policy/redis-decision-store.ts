@@ -18,6 +18,7 @@ import {
 } from "./decision-store";
 import type { DenyCache } from "./deny-cache";
 import { customerKey, planLimitFunc, type RequestInput } from "./policy-limiter";
+import { rememberStandIn, seedStandIn } from "./redis-quota-stand-in";
 import { bucketKey } from "./snapshot";
 
 /** FailureMode is what an operation does while Redis is unreachable. */
@@ -77,7 +78,8 @@ export interface RedisDecisionStoreOptions {
  * RedisDecisionStore decides on buckets in Redis, shared by every instance. When a call to Redis
  * fails (unreachable, or slower than the client's command timeout) the operation follows the
  * failure policy: fail open decides on this instance's in-memory stand-in limiter, so the
- * customer still gets at most its plan's limits per instance; fail closed refuses. A decision
+ * customer still gets at most its plan's limits per instance (its quotas counting on from the
+ * last counts Redis gave this instance: seedStandIn); fail closed refuses. A decision
  * that failed took nothing: its script refuses to run past its deadline, so a command that
  * waited in a socket while Redis hung does nothing when Redis resumes (the remaining case, a
  * reply lost after the script ran in time, counts in
@@ -230,7 +232,10 @@ export class RedisDecisionStore implements DecisionStore {
   }
 
   forgetLocal(customerId: number, classes: Iterable<Operation>): void {
-    forgetCustomer(this.standIn, customerId, classes);
+    const names = [...classes];
+    forgetCustomer(this.standIn, customerId, names);
+    // A count remembered from before the reset would seed the deleted quota keys again.
+    for (const operation of names) this.remote.quotaMemory.forget(bucketKey(customerId, operation));
     this.denyCache?.forgetCustomers([customerId]);
   }
 
@@ -320,6 +325,8 @@ export class RedisDecisionStore implements DecisionStore {
     }
     this.incident = { since: now, decision: 0, probe: 0, other: 0, connection: 0 };
     this.incident[kind]++;
+    // The stand-in's quotas count on from the last counts Redis gave, not from 0.
+    seedStandIn(this.remote.quotaMemory, this.standIn);
     void this.probe();
     this.log.warn(
       `Redis unreachable (${describeFailure(error, this.timeoutMs)}): reads fail ${this.failure.read}, writes fail ${this.failure.write}` +
@@ -332,6 +339,8 @@ export class RedisDecisionStore implements DecisionStore {
     const incident = this.incident;
     if (!incident) return;
     this.incident = null;
+    // Should Redis have lost a quota key meanwhile, it is seeded with the stand-in's count too.
+    rememberStandIn(this.standIn, this.remote.quotaMemory, this.remote.prefix);
     const seconds = Math.max(0, Math.round((now - incident.since) / 1000));
     const failures = [
       countOf(incident.decision, "failed decision"),

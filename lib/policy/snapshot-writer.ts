@@ -30,6 +30,11 @@ export interface SnapshotWriterOptions {
   retryMs?: number;
   /** checkMs overrides SNAPSHOT_CHECK_MS, in ms of `clock`; 0 starts no check (tests call `verify`). */
   checkMs?: number;
+  /**
+   * lost hears that a check found no snapshot in Redis: Redis lost its data (FLUSHALL, eviction,
+   * a restart without persistence), quota counts too, which the control plane then restores.
+   */
+  lost: () => void;
 }
 
 /**
@@ -117,6 +122,7 @@ export class SnapshotWriter {
         `Redis holds no policy snapshot at ${snapshots.key} (restarted without persistence, flushed, or evicted: see docs/redis-durability.md): writing it again for the edges.`,
       );
       this.request();
+      this.options.lost();
       return;
     }
     if (olderThan(head, held, POLICY_ROWS_FORMAT)) {

@@ -17,6 +17,8 @@ import { RedisSnapshots } from "@/lib/policy/redis-snapshot";
 import { SnapshotWriter } from "@/lib/policy/snapshot-writer";
 import { readPolicyState } from "@/lib/policy/sqlite-policy";
 import type { LiveTraffic } from "@/lib/usage/live-traffic";
+import type { QuotaCounts } from "@/lib/usage/quota-counts";
+import type { QuotaRestorer } from "@/lib/usage/quota-restorer";
 import { TrafficLog } from "@/lib/usage/traffic-log";
 import type { UsageClaims } from "@/lib/usage/usage-claims";
 import type { UsageFolds } from "@/lib/usage/usage-folds";
@@ -29,6 +31,7 @@ import {
 } from "./data-plane";
 import { type UsageOptions, usageOptionsOf } from "./data-plane-usage";
 import { createFullUsage } from "./full-usage";
+import { quotasInForce } from "./quotas-in-force";
 
 /** Runtime is the full app's one set of shared state: the data plane's, its database and operators. */
 export interface Runtime extends DataPlaneRuntime {
@@ -42,6 +45,17 @@ export interface Runtime extends DataPlaneRuntime {
   claims: UsageClaims | undefined;
   /** folds folds the rollups' minutes into hours and days and prunes them, once a minute. */
   folds: UsageFolds;
+  /**
+   * quotaCounts keep the limiter's quota counts in SQLite without Redis (saved after each flush
+   * and at close; undefined with Redis, which holds them).
+   */
+  quotaCounts: QuotaCounts | undefined;
+  /**
+   * quotaRestorer raises Redis's quota counts to what the rollups say was taken this period
+   * (with Redis; undefined without): once a minute, at each connection, and when the snapshot
+   * check finds that Redis lost its data.
+   */
+  quotaRestorer: QuotaRestorer | undefined;
   /** live is the dashboard's live traffic view: the fleet's through Redis, or this instance's. */
   live: LiveTraffic;
   /** serviceTokenUsage also writes the tokens' last uses to SQLite now and then. */
@@ -151,14 +165,21 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         clock,
         log,
         checkMs: options.snapshotCheckMs,
+        lost: () => restoreQuotas(),
       })
     : undefined;
+  // A failed restore is retried by the minute's; the connection's errors say why.
+  const restoreQuotas = () => void quotaRestorer?.restore().catch(() => {});
   // The other instances' edits and resets: SQLite reread, what the decisions remember dropped.
   const sync = redis
     ? followNotices(redis, decisions, policy, () => policy.refresh(), log)
     : undefined;
-  // At start, and after every reconnection: a Redis restarted without persistence lost it.
-  redis?.client.on("ready", () => snapshotWriter?.request());
+  // At start, and after every reconnection: a Redis restarted without persistence lost it, and
+  // its quota counts, which the rollups bring back up (below).
+  redis?.client.on("ready", () => {
+    snapshotWriter?.request();
+    restoreQuotas();
+  });
 
   // Counting: service tokens' uses and refusals, the live traffic, the usage rollups.
   const serviceTokenUsage = new ServiceTokenUsage(db, log);
@@ -174,12 +195,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const traffic = new TrafficLog(300);
   const { settings, startTimers } = usageOptionsOf(options.usage);
   const parts = { clock, log, metrics, traffic, settings };
-  const { usage, livePush, claims, folds, live, usageTimers } = createFullUsage(
-    db,
-    redis,
-    parts,
-    () => policy.snapshot.classes,
-  );
+  const quotas = {
+    limiter,
+    inForce: (now: number) => quotasInForce(policy.snapshot, now),
+    expire: options.redis?.decisionClock === undefined,
+  };
+  const { usage, livePush, claims, folds, live, quotaCounts, quotaRestorer, usageTimers } =
+    createFullUsage(db, redis, parts, () => policy.snapshot.classes, quotas);
   if (startTimers) usageTimers.start();
 
   const backups = options.backups
@@ -199,6 +221,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     void backups?.stop();
     usageTimers.stop();
     usage.halt();
+    quotaCounts?.save();
     clearInterval(tokenUseTimer);
     serviceTokenUsage.flush(clock.now(), true);
     snapshotWriter?.close();
@@ -223,6 +246,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     livePush,
     claims,
     folds,
+    quotaCounts,
+    quotaRestorer,
     live,
     metrics,
     auth,

@@ -15,6 +15,8 @@ const AFTERWARDS = {
   claim: "the fleet's counts stay in Redis and are claimed at the next flush",
   fold: "it runs again in a minute",
   "live push": "the live view's seconds are sent again in a second",
+  "quota save": "the quota counts that changed are written at the next flush",
+  "quota restore": "Redis's quota counts are checked against the rollups again in a minute",
 } as const;
 
 /** UsageStepName names a step the timers run (the log line of its failure says which). */

@@ -49,6 +49,16 @@ describe("the docs tell a new integrator", () => {
     expect(prose("docs/admin-api.md")).toContain("a field given twice in one object");
   });
 
+  // test/usage/quota-counts.test.ts, test/limiter-redis/quota-memory.test.ts,
+  // test/usage/quota-restorer.test.ts and test/lib/policy/redis-quota-stand-in.test.ts.
+  it("the worst-case overrun of a quota in each failure, and where the README lists it", () => {
+    const quotas = prose("docs/quotas.md");
+    expect(quotas).toContain("at most one flush interval's, **5 s** by default");
+    expect(quotas).toContain("in the last **~75 s** before the loss");
+    expect(quotas).toContain("up to (instances - 1) x that remainder");
+    expect(prose("README.md")).toContain("[Quotas: what survives a failure](docs/quotas.md)");
+  });
+
   // Regression: only the dashboard said it ("unlimited"); an API client got no hint.
   // test/lib/data-plane/decision-api.test.ts: "never refuses an operation that has no enforced
   // limit".

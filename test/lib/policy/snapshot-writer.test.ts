@@ -46,6 +46,7 @@ function fake(options: { failures?: number } = {}) {
     state: (): PolicyState => ({ rows: EMPTY, revision }),
     refresh: () => events.push("refresh"),
     publish: () => events.push("publish"),
+    lost: () => events.push("lost"),
     clock: new FakeClock(0),
     log,
     retryMs: 5,
@@ -182,6 +183,20 @@ describe("the control plane keeps its snapshot in Redis (a real redis-server)", 
     await tick(t.clock, t.runtime);
     expect(await snapshots.readHead()).toEqual(head);
     expect(t.lines.filter((l) => l.startsWith("Redis holds no policy snapshot"))).toHaveLength(1);
+  });
+
+  it("asks for the quota counts to be restored from the rollups when it finds Redis lost its data", async () => {
+    const prefix = `keep${++prefixes}`;
+    const t = await plane(prefix);
+    const restorer = t.runtime.quotaRestorer;
+    if (!restorer) throw new Error("a runtime with Redis restores quota counts");
+    const restore = vi.spyOn(restorer, "restore");
+    await tick(t.clock, t.runtime);
+    expect(restore).not.toHaveBeenCalled();
+    await server.client().flushall();
+    await tick(t.clock, t.runtime);
+    expect(restore).toHaveBeenCalledTimes(1);
+    await restore.mock.results[0]?.value;
   });
 
   it("rewrites a snapshot of an earlier revision or an earlier format, never a later one", async () => {
