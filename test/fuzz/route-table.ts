@@ -77,7 +77,30 @@ const periodMs = fc.oneof(fc.integer({ min: 1, max: 86_400_000 }), fc.constant(2
 const limitShape = fc.record({ count, periodMs });
 /** cost is a cost under the one cost rule: small ones, and the ceiling. */
 const cost = fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constant(MAX_COST));
-const limitRow = fc.record({ operation: fc.constantFrom(...DEFAULT_CLASSES), count, periodMs });
+const bucketRow = fc.record({ operation: fc.constantFrom(...DEFAULT_CLASSES), count, periodMs });
+/** quotaShape is a quota row's fields: a count up to the quotas' ceiling, a period, maybe a zone. */
+const quotaShape = fc.record(
+  {
+    count: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constant(1_000_000_000)),
+    period: fc.constantFrom(...QUOTA_PERIODS),
+    timeZone: fc.constantFrom("UTC", "Europe/Berlin", "america/new_york", "Asia/Kolkata"),
+  },
+  { requiredKeys: ["count", "period"] },
+);
+/** anyLimitShape is an override's limit: a bucket's or a quota's. */
+const anyLimitShape = fc.oneof(limitShape, quotaShape);
+/** limitRow is a plan's limit row: a bucket's or a quota's. */
+const limitRow = fc.oneof(
+  bucketRow,
+  fc
+    .tuple(fc.constantFrom(...DEFAULT_CLASSES), quotaShape)
+    .map(([operation, quota]) => ({ operation, ...quota })),
+);
+/** limitIdentity is what two limits of one list must not share (a quota's class, period and zone). */
+const limitIdentity = (row: Record<string, unknown>) =>
+  "period" in row
+    ? `${row.operation}|${row.period}|${String(row.timeZone ?? "UTC").toLowerCase()}`
+    : JSON.stringify(row);
 const item = fc.record(
   { name, quantity: fc.integer({ min: 0, max: 1_000 }) },
   { requiredKeys: ["name"] },
@@ -168,7 +191,11 @@ export const ROUTES: Record<string, RouteSpec> = {
   "PUT /api/admin/customers/[id]/overrides/[operation]": {
     body: fc.record(
       {
-        limits: fc.array(limitShape, { minLength: 1, maxLength: 3 }),
+        limits: fc.uniqueArray(anyLimitShape, {
+          minLength: 1,
+          maxLength: 3,
+          selector: limitIdentity,
+        }),
         expiresAt: fc.oneof(fc.constant(null), fc.constant(4_102_444_800_000)),
       },
       { requiredKeys: ["limits"] },
@@ -207,7 +234,7 @@ export const ROUTES: Record<string, RouteSpec> = {
         slug,
         name,
         description: fc.string({ maxLength: 40 }),
-        limits: fc.uniqueArray(limitRow, { maxLength: 3, selector: (r) => JSON.stringify(r) }),
+        limits: fc.uniqueArray(limitRow, { maxLength: 3, selector: limitIdentity }),
       },
       { requiredKeys: ["slug", "name"] },
     ),
@@ -219,7 +246,7 @@ export const ROUTES: Record<string, RouteSpec> = {
         slug,
         name,
         description: fc.string({ maxLength: 40 }),
-        limits: fc.uniqueArray(limitRow, { maxLength: 3, selector: (r) => JSON.stringify(r) }),
+        limits: fc.uniqueArray(limitRow, { maxLength: 3, selector: limitIdentity }),
       },
       { requiredKeys: [] },
     ),

@@ -6,7 +6,7 @@ import { getPlanBySlug, insertPlan } from "@/db/queries/plans";
 import type { Logger } from "@/lib/log";
 import { generateApiKey, hashApiKey } from "@/lib/policy/api-key";
 import { createRuntime, type RedisOptions, type Runtime, setRuntime } from "@/lib/runtime";
-import type { LimitRow } from "@/lib/vocabulary";
+import type { AnyLimitRow } from "@/lib/vocabulary";
 import { FakeClock } from "./fake-clock";
 
 /** START_MS is where every test runtime's clock starts: 2025-01-01T00:00:00Z, in ms. */
@@ -31,7 +31,7 @@ export interface TestRuntime {
   /** demoId is the seeded demo customer's id. */
   demoId: number;
   /** addPlan stores a plan with the given limits and returns its id (reloads the policy). */
-  addPlan(slug: string, limits: LimitRow[]): number;
+  addPlan(slug: string, limits: AnyLimitRow[]): number;
   /** addCustomer stores an active customer on the plan with that slug (reloads the policy). */
   addCustomer(planSlug: string, name?: string): TestCustomer;
   /** suspend marks a customer suspended (reloads the policy). */
