@@ -99,7 +99,9 @@ test("an operator creates a service token, sees it once, copies it; it decides u
   await page.getByRole("link", { name: "Audit log", exact: true }).click();
   // Regression: the page said it logs changes to "plans, customers and overrides" only.
   await expect(
-    page.getByText(/^Every change an operator made to plans, .*, overrides, and service tokens,/),
+    page.getByText(
+      /^Every change an operator made to plans, .*, overrides, service tokens, .*operation classes,/,
+    ),
   ).toBeVisible();
   const rows = page.getByRole("table", { name: "Audit log" }).locator("tbody tr");
   const revoked = rows.filter({ hasText: "Service token revoked" }).filter({ hasText: name });
