@@ -12,7 +12,7 @@ import { createPolicyLimiter } from "../lib/policy/policy-limiter";
 import { buildSnapshot, type CustomerPolicy } from "../lib/policy/snapshot";
 import { TrafficLog } from "../lib/usage/traffic-log";
 import { UsageCounter, type UsageRecorder } from "../lib/usage/usage-counter";
-import type { LimitRow } from "../lib/vocabulary";
+import type { AnyLimitRow, LimitRow } from "../lib/vocabulary";
 import {
   type AllocationProbe,
   fmtNs,
@@ -37,13 +37,33 @@ const DECIDE_OPS = 200_000;
 const DRY_RUN_FLOOR = 1.6;
 /** ROLLUP_FLOOR: counting a decision into the usage rollups may add at most this much. */
 const ROLLUP_FLOOR = 1.15;
+/**
+ * QUOTA_FLOOR: a decision against two buckets and a monthly quota may cost at most this many
+ * times one against the two buckets alone.
+ */
+const QUOTA_FLOOR = 1.3;
 
 const enforced: LimitRow = { operation: "read", count: HOT_COUNT, periodMs: 1_000 };
 const NOTHING: UsageRecorder = { record() {}, recordDryRun() {} };
 
-type CaseId = "enforced" | "dryRun" | "dryRunRefusing" | "noRollups";
+type CaseId =
+  | "enforced"
+  | "dryRun"
+  | "dryRunRefusing"
+  | "noRollups"
+  | "twoBuckets"
+  | "twoBucketsQuota";
 
-const CASES: Record<CaseId, { name: string; limits: LimitRow[]; rollups: boolean }> = {
+const second: LimitRow = { operation: "read", count: HOT2_COUNT, periodMs: 60_000 };
+/** A monthly quota no round uses up (the bench builds the snapshot: no stored bound). */
+const monthly: AnyLimitRow = {
+  operation: "read",
+  count: Number.MAX_SAFE_INTEGER,
+  period: "month",
+  timeZone: "Europe/Berlin",
+};
+
+const CASES: Record<CaseId, { name: string; limits: AnyLimitRow[]; rollups: boolean }> = {
   enforced: { name: "1 enforced limit", limits: [enforced], rollups: true },
   dryRun: {
     name: "1 enforced + 1 dry-run limit",
@@ -56,6 +76,12 @@ const CASES: Record<CaseId, { name: string; limits: LimitRow[]; rollups: boolean
     rollups: true,
   },
   noRollups: { name: "1 enforced limit, usage rollups off", limits: [enforced], rollups: false },
+  twoBuckets: { name: "2 enforced limits", limits: [enforced, second], rollups: true },
+  twoBucketsQuota: {
+    name: "2 enforced limits + a monthly quota",
+    limits: [enforced, second, monthly],
+    rollups: true,
+  },
 };
 
 /** contextFor builds one case's own decision context, store and customer. */
@@ -144,6 +170,13 @@ export function printDecide(allocation: AllocationProbe): void {
   target(
     rollups <= ROLLUP_FLOOR,
     `usage rollups within ${ROLLUP_FLOOR}x of none: ${fmtRatio(rollups)}`,
+  );
+  const quota =
+    (decideResults.get("twoBucketsQuota") ?? Number.NaN) /
+    (decideResults.get("twoBuckets") ?? Number.NaN);
+  target(
+    quota <= QUOTA_FLOOR,
+    `a monthly quota beside two buckets within ${QUOTA_FLOOR}x of the two alone: ${fmtRatio(quota)}`,
   );
   target(
     allocation.gcs === 0 && allocation.bytesPerCall < 1,
