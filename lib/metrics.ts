@@ -53,6 +53,12 @@ export interface Metrics {
   registry: Registry;
   /** decision counts one protected decision by plan, operation and outcome. */
   decision(plan: string, operation: string, allowed: boolean): void;
+  /**
+   * quotaRefusal counts one protected decision refused by a quota (out of what its period
+   * admits), by plan, operation and the quota's calendar period: among the denied decisions, those
+   * a bucket's refill would not have let through soon.
+   */
+  quotaRefusal(plan: string, operation: string, period: string): void;
   /** decisionStarted returns the instant (ms, fractional) a decision's timing starts from. */
   decisionStarted(): number;
   /** decisionTimed observes a decision made by `store` that started at `started`. */
@@ -206,6 +212,12 @@ export function createMetrics(
       }
     },
   });
+  const quotaRefusals = new Counter({
+    name: "ratekeeper_quota_refusals_total",
+    help: "Protected decisions refused by a quota (used up for its day, week or month), by plan, operation and period; each is also a denied decision.",
+    labelNames: ["plan", "operation", "period"] as const,
+    registers: [registry],
+  });
   const denyCacheHits = new Counter({
     name: "ratekeeper_deny_cache_hits_total",
     help: "Refusals answered from this instance's memory of an earlier Redis refusal, without Redis.",
@@ -245,6 +257,9 @@ export function createMetrics(
       }
       if (allowed) counted.allowed++;
       else counted.denied++;
+    },
+    quotaRefusal(plan, operation, period) {
+      quotaRefusals.labels(plan, operation, period).inc();
     },
     decisionStarted: () => timer.now(),
     decisionTimed(store, started) {

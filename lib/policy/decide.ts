@@ -140,6 +140,11 @@ function record(
   }
   if (available) {
     ctx.metrics.decision(customer.planSlug, operation, allowed);
+    if (!allowed && !tooLarge) {
+      for (const q of decision.details.quotas ?? []) {
+        if (!q.allowed) ctx.metrics.quotaRefusal(customer.planSlug, operation, q.quota.period);
+      }
+    }
     ctx.traffic.record(customer.id, operation, allowed, now, decision.details.tokensConsumed);
   }
   return verdict;

@@ -1,6 +1,6 @@
 import { countOf } from "@/lib/format";
 import { type ProblemMembers, problemDocument, type Refusal } from "@/lib/schemas/problem.schema";
-import type { DecisionReason } from "@/lib/vocabulary";
+import type { DecisionReason, Operation } from "@/lib/vocabulary";
 import type { AuthorizationProblem } from "./api-key";
 import type { Verdict } from "./decide";
 import { policyName, quotaPolicyName } from "./headers";
@@ -14,6 +14,15 @@ export const QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#q
 
 /** BEARER_CHALLENGE is what a 401 tells the client to send. */
 export const BEARER_CHALLENGE = { "WWW-Authenticate": 'Bearer realm="ratekeeper"' } as const;
+
+/**
+ * requestsOf names a class's requests in a sentence: "reads", "writes", or "requests of the
+ * exports class" (a class name is no English noun to make plural).
+ */
+export function requestsOf(operation: Operation): string {
+  if (operation === "read" || operation === "write") return `${operation}s`;
+  return `requests of the ${operation} class`;
+}
 
 function refusal(
   status: number,
@@ -123,7 +132,7 @@ export function refusalOf(verdict: Verdict): Refusal | null {
       503,
       "Rate limit store unavailable",
       {
-        detail: `The shared rate-limit store cannot be reached; ${operation}s are refused until it returns.`,
+        detail: `The shared rate-limit store cannot be reached; ${requestsOf(operation)} are refused until it returns.`,
       },
       { "Retry-After": String(Math.ceil(decision.details.retryAfterMs / 1000)) },
     );
@@ -153,10 +162,10 @@ export function refusalOf(verdict: Verdict): Refusal | null {
   for (const q of quotas) violated.push(quotaPolicyName(operation, q));
   const reached =
     quotas.length > 0 && violated.length === quotas.length
-      ? `Quota of the ${customer.planSlug} plan used up for ${operation}s until ${new Date(
+      ? `Quota of the ${customer.planSlug} plan used up for ${requestsOf(operation)} until ${new Date(
           Math.max(...quotas.map((q) => q.periodEndMs)),
         ).toISOString()}.`
-      : `Rate limit of the ${customer.planSlug} plan reached for ${operation}s.`;
+      : `Rate limit of the ${customer.planSlug} plan reached for ${requestsOf(operation)}.`;
   return refusal(
     429,
     "Too many requests",

@@ -102,6 +102,27 @@ export interface Problem {
 /** RateLimitHeaders are header fields to send the client, by name: `RateLimit-Policy`, `RateLimit`, `Retry-After`. */
 export type RateLimitHeaders = Record<string, string>;
 
+/** QuotaPeriod is a quota's calendar period: a day, a week (from Monday) or a month (from the billing day). */
+export type QuotaPeriod = "day" | "week" | "month";
+
+/**
+ * DecisionQuota is one quota of a decision: `policy` its name in the RateLimit fields, `count`
+ * what the period admits (grants included), its calendar `period` and IANA `timeZone`, the tokens
+ * `used` in the period before the decision and those `remaining` after it, the period
+ * `[periodStartMs, periodEndMs)` (ms since 1970) and `resetAfterMs` until it ends (whole ms).
+ */
+export interface DecisionQuota {
+  policy: string;
+  count: number;
+  period: QuotaPeriod;
+  timeZone: string;
+  used: number;
+  remaining: number;
+  periodStartMs: number;
+  periodEndMs: number;
+  resetAfterMs: number;
+}
+
 /**
  * Decision is the decision API's answer to one DecisionRequest. `status` is the HTTP status the
  * caller should answer its own client, `headers` the exact fields to send it (on every answer,
@@ -123,6 +144,8 @@ export interface Decision {
   retryAfterMs: number | null;
   headers: RateLimitHeaders;
   problem: Problem | null;
+  /** quotas are the class's quotas, present only when the customer's limits of the class have any. */
+  quotas?: DecisionQuota[];
 }
 
 /** BatchDecisionResponse is the answer to a batch: one Decision per request, in order. */

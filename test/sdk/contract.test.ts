@@ -31,6 +31,7 @@ import {
   DECISION_REASONS,
   DEFAULT_CLASSES,
   type Decision,
+  type DecisionQuota,
   MAX_BATCH,
   MAX_KEY_LENGTH,
   OPERATIONS,
@@ -49,6 +50,10 @@ import { SERVICE_TOKEN_PATH } from "@/sdk/src/verify";
 // The server's answer types fit the SDK's: a type error here is a contract change.
 const fits: (result: DecisionAnswer) => Decision = (result) => result;
 const tokenFits: (answer: ServiceTokenAnswer) => ServiceTokenInfo = (a) => a.serviceToken;
+// Regression: the SDK's Decision had no `quotas` (an extra optional field fits silently), so a
+// service could not read a quota's use. Both ways: the server's quotas are the SDK's, and back.
+const quotasFit: (quotas: NonNullable<DecisionAnswer["quotas"]>) => Decision["quotas"] = (q) => q;
+const quotasFitBack: (quotas: DecisionQuota[]) => DecisionAnswer["quotas"] = (q) => q;
 
 /** REVOKED is the one service token of the policy serverRefusal decides on: revoked. */
 const REVOKED = "rks_revoked-token";
@@ -90,6 +95,21 @@ describe("the SDK's words are the server's", () => {
       decisionRequestSchema.safeParse({ key: "k".repeat(length), operation: "read" }).success;
     expect([key(MAX_KEY_LENGTH), key(MAX_KEY_LENGTH + 1)]).toEqual([true, false]);
     expect(typeof fits).toBe("function");
+  });
+
+  it("reads a decision's quotas as the server answers them", () => {
+    const quota: DecisionQuota = {
+      policy: "exports-50-per-month",
+      count: 50,
+      period: "month",
+      timeZone: "UTC",
+      used: 49,
+      remaining: 0,
+      periodStartMs: 0,
+      periodEndMs: 2_678_400_000,
+      resetAfterMs: 1_000,
+    };
+    expect(quotasFitBack([quota])).toEqual(quotasFit([quota]));
   });
 
   it("answers the refusals it makes itself as the server does", () => {

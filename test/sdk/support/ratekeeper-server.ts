@@ -5,7 +5,8 @@ import path from "node:path";
 import { type Instance, startInstance } from "../../../e2e/support/instances";
 
 const ROOT = process.cwd();
-const ADMIN_PASSWORD = "sdk-integration-password";
+/** ADMIN_PASSWORD is the operator password every instance these tests start is given. */
+export const ADMIN_PASSWORD = "sdk-integration-password";
 /** BUILD_TIMEOUT_MS bounds a `npm run build` the suite runs when there is no build: 10 minutes. */
 export const BUILD_TIMEOUT_MS = 600_000;
 
@@ -98,6 +99,8 @@ export interface Admin {
 /** RatekeeperServer is a real Ratekeeper (the server entry, Next behind it) on a temporary database. */
 export interface RatekeeperServer {
   url: string;
+  /** databasePath is its SQLite file, for another instance to open (the scale-out tests). */
+  databasePath: string;
   admin: Admin;
   instance: Instance;
   stop(): Promise<void>;
@@ -165,11 +168,12 @@ async function signIn(url: string): Promise<Admin> {
 export async function startRatekeeper(env: Record<string, string> = {}): Promise<RatekeeperServer> {
   await ensureServerBuilt();
   const dir = mkdtempSync(path.join(os.tmpdir(), "ratekeeper-sdk-it-"));
+  const databasePath = path.join(dir, "ratekeeper.db");
   let instance: Instance;
   try {
     instance = await startInstance({
       name: "ratekeeper",
-      env: { DATABASE_PATH: path.join(dir, "ratekeeper.db"), ADMIN_PASSWORD, ...env },
+      env: { DATABASE_PATH: databasePath, ADMIN_PASSWORD, ...env },
     });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
@@ -180,7 +184,8 @@ export async function startRatekeeper(env: Record<string, string> = {}): Promise
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    return { url: instance.baseURL, admin: await signIn(instance.baseURL), instance, stop };
+    const admin = await signIn(instance.baseURL);
+    return { url: instance.baseURL, databasePath, admin, instance, stop };
   } catch (error) {
     await stop();
     throw error;
