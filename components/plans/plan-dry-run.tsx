@@ -4,13 +4,12 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { classTitle, orderedClasses } from "@/components/classes/class-words";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { describeAnyLimits } from "@/components/ui/limit-words";
 import { ErrorNote, Loading } from "@/components/ui/states";
 import { useToast } from "@/components/ui/toast";
 import { DryRunCard, useDryRunReport } from "@/components/usage/dry-run-card";
 import { api } from "@/lib/client/api";
 import type { PlanWithLimits, PromoteResponse } from "@/lib/client/types";
-import { countOf } from "@/lib/format";
+import { countOf, describeLimits } from "@/lib/format";
 
 /** planDryRunKey is the query key of a plan's dry-run report. */
 export function planDryRunKey(planId: number) {
@@ -86,7 +85,7 @@ export function PlanDryRun({
               .map((op) => {
                 const mine = dryRun.filter((l) => l.operation === op);
                 return mine.length > 0
-                  ? `${classTitle(op).toLowerCase()}: ${describeAnyLimits(mine)}`
+                  ? `${classTitle(op).toLowerCase()}: ${describeLimits(mine)}`
                   : null;
               })
               .filter(Boolean)
